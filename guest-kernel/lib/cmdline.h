@@ -1,0 +1,56 @@
+/*
+ * Linux-style command-line parsing (`key=value`, bare flags, whitespace
+ * separated, "double quotes" around values allowed).
+ *
+ * Pure, freestanding C with no library calls: the guest kernel uses it at
+ * boot, and the VMM compiles the same file to validate `--append` before it
+ * boots anything.
+ */
+#ifndef EL_CMDLINE_H
+#define EL_CMDLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "entrylab/knobs.h"
+
+enum el_cmdline_error {
+	EL_CMDLINE_UNKNOWN_KNOB = 1, /* key is no knob we know */
+	EL_CMDLINE_BAD_VALUE,        /* key known, value not one of its values */
+	EL_CMDLINE_MISSING_VALUE,    /* `pti` without `=value` */
+	EL_CMDLINE_UNEXPECTED_VALUE, /* `nopti=1` */
+	EL_CMDLINE_TOO_LONG,         /* value does not fit its buffer */
+};
+
+/* Crash hooks for tests of the VMM's error paths (test.crash=). */
+enum el_test_crash {
+	EL_CRASH_NONE = 0,
+	EL_CRASH_TRIPLE, /* load an empty IDT and fault: triple fault */
+	EL_CRASH_HANG,   /* spin with interrupts off */
+	EL_CRASH_UD,     /* ud2 in the kernel: exception report and panic exit */
+	EL_CRASH_BADPORT,/* OUT to a port nobody handles */
+};
+
+struct el_cmdline {
+	uint8_t requested[EL_CFG_COUNT]; /* defaults unless given */
+	uint8_t given[EL_CFG_COUNT];     /* 1 if the command line set the item */
+	char init[128];                  /* init=PATH, "" if not given */
+	uint8_t test_crash;              /* enum el_test_crash */
+	uint64_t tsc_khz;                /* el.tsc_khz=N from the VMM, 0 if absent */
+};
+
+/*
+ * Called once per problem with the offending key and value (not
+ * NUL-terminated; value NULL when absent).
+ */
+typedef void el_cmdline_error_fn(void *ctx, enum el_cmdline_error err, const char *key,
+				 size_t keylen, const char *value, size_t valuelen);
+
+/* Fills *out (defaults first); returns the number of problems reported. */
+int el_cmdline_parse(const char *cmdline, struct el_cmdline *out, el_cmdline_error_fn *err,
+		     void *ctx);
+
+/* Knob names that are not config knobs, for messages ("init", "test.crash", ...). */
+extern const char *const el_cmdline_other_knobs[];
+
+#endif

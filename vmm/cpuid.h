@@ -1,0 +1,61 @@
+/*
+ * CPU feature policy: `--cpu SPEC` (QEMU syntax) applied to the CPUID that
+ * KVM supports, and the per-feature table of `entrylab cpuid`.
+ *
+ * Pure code: no ioctls here, so it is unit-tested on hosts without KVM.
+ * The caller fetches KVM_GET_SUPPORTED_CPUID, calls cpuid_apply(), hands
+ * the result to KVM_SET_CPUID2 and reads it back with KVM_GET_CPUID2.
+ */
+#ifndef EL_CPUID_H
+#define EL_CPUID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "entrylab/features.h"
+
+#define EL_CPUID_MAX_ENTRIES 256
+
+/* Same layout as struct kvm_cpuid_entry2, without needing <linux/kvm.h>. */
+struct el_cpuid_entry {
+	uint32_t function, index, flags;
+	uint32_t eax, ebx, ecx, edx;
+	uint32_t padding[3];
+};
+
+struct el_cpuid {
+	uint32_t nent;
+	struct el_cpuid_entry ent[EL_CPUID_MAX_ENTRIES];
+};
+
+enum el_feat_req { EL_REQ_DEFAULT = 0, EL_REQ_ON, EL_REQ_OFF };
+
+struct el_cpu_request {
+	enum el_feat_req feat[EL_FEAT_COUNT];
+	char spec[256]; /* the spec as given, for the record */
+};
+
+/*
+ * Parses "host[,+feat|,-feat|,feat=on|off]...".  On error returns -1 and
+ * writes a message naming the problem and the fix into err.
+ */
+int cpuid_spec_parse(const char *spec, struct el_cpu_request *req, char *err, size_t errlen);
+
+/*
+ * out = supported with req applied.  +feat that supported lacks is refused
+ * (-1, message names the feature, its CPUID leaf/register/bit, and the fix,
+ * e.g. "+pcid: this host's KVM does not offer PCID (CPUID.01H:ECX[17]);
+ * drop it or use -pcid").  -arch-perfmon zeroes leaf 0AH.
+ */
+int cpuid_apply(const struct el_cpuid *supported, const struct el_cpu_request *req,
+		struct el_cpuid *out, char *err, size_t errlen);
+
+const struct el_cpuid_entry *cpuid_find(const struct el_cpuid *c, uint32_t leaf, uint32_t subleaf);
+bool cpuid_has(const struct el_cpuid *c, enum el_feature f);
+/* "CPUID.01H:ECX[17]" style location of a feature. */
+void cpuid_feature_where(enum el_feature f, char *buf, size_t len);
+/* Feature index by name (QEMU spelling, also accepts '_' for '-'), or -1. */
+int cpuid_feature_lookup(const char *name, size_t len);
+
+#endif
