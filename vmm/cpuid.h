@@ -58,4 +58,13 @@ void cpuid_feature_where(enum el_feature f, char *buf, size_t len);
 /* Feature index by name (QEMU spelling, also accepts '_' for '-'), or -1. */
 int cpuid_feature_lookup(const char *name, size_t len);
 
+
+
+/* ---- KVM side (vmm/cpuid_kvm.c): thin, checked ioctl users ------------- */
+
+/* KVM_GET_SUPPORTED_CPUID on the /dev/kvm fd (retries on E2BIG). 0 or -1 (message printed). */
+int cpuid_kvm_supported(int kvm_fd, struct el_cpuid *out);
+/* KVM_SET_CPUID2 / KVM_GET_CPUID2 on a vCPU fd. 0 or -1 (message printed). */
+int cpuid_kvm_set(int vcpu_fd, const struct el_cpuid *c);
+int cpuid_kvm_get(int vcpu_fd, struct el_cpuid *out);
 #endif

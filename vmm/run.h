@@ -1,0 +1,65 @@
+/*
+ * One boot of the guest: what to run (spec) and what came back (result).
+ * el_vm_run() is the VMM proper (vm.c, vcpu, loader, exit loop); the CLI
+ * builds specs and turns results into records.
+ */
+#ifndef EL_RUN_H
+#define EL_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpuid.h"
+#include "entrylab/abi.h"
+
+struct el_run_spec {
+	struct el_cpu_request cpu;        /* parsed --cpu */
+	const char *append;               /* user's --append ("" if none), already validated */
+	uint64_t mem_bytes;               /* --memory */
+	double timeout_s;                 /* --timeout; 0 = none */
+	int pin_cpu;                      /* --pin; -1 = none */
+	bool verbose;                     /* -v: guest console to stderr as it arrives */
+	const unsigned char *kernel;      /* guest kernel ELF image */
+	size_t kernel_len;
+	const unsigned char *initrd;      /* newc cpio, PVH module 0; NULL = none */
+	size_t initrd_len;
+	uint64_t events[EL_MAX_COUNTERS]; /* raw event configs for the guest PMU */
+	unsigned nr_events;
+};
+
+enum el_run_status {
+	EL_RUN_OK,           /* guest exited through the exit port with a status */
+	EL_RUN_GUEST_CRASH,  /* triple fault, guest kernel panic */
+	EL_RUN_GUEST_BAD_IO, /* unknown port/MMIO, malformed hypercall or report */
+	EL_RUN_TIMEOUT,
+	EL_RUN_VMM_ERROR,    /* ioctl failure, failed entry, internal error */
+	EL_RUN_UNSUPPORTED,  /* the host cannot give what the spec asks */
+};
+
+struct el_run_result {
+	enum el_run_status status;
+	char detail[512];         /* one line: what happened, named */
+	char regs[2048];          /* register dump when the guest stopped abnormally */
+	char exit_reason[48];     /* last KVM exit reason by name */
+	int exit_status;          /* user program's status (status OK) */
+	uint32_t panic_vector;    /* guest kernel panic: vector (EL_PANIC_SOFTWARE if none) */
+	bool have_boot, have_run; /* validated reports received */
+	struct el_report boot;
+	struct el_report run;
+	struct el_cpuid vcpu_cpuid; /* KVM_GET_CPUID2 after KVM_SET_CPUID2 */
+	uint64_t tsc_khz;           /* KVM_GET_TSC_KHZ, 0 if unknown */
+	uint64_t exits_total;       /* userspace exits of the whole run */
+	uint64_t region_exits;      /* userspace exits between REGION_BEGIN and REGION_END */
+	bool region_begun, region_ended;
+	double boot_ms;             /* VM creation to first report */
+	double wall_ms;             /* VM creation to end */
+	char *console;              /* everything the guest wrote to COM1 (malloc'd) */
+	size_t console_len;
+};
+
+/* Boots the guest once; always fills *res (status says how it ended). */
+void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res);
+void el_run_result_free(struct el_run_result *res);
+
+#endif
