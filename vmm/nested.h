@@ -16,12 +16,23 @@ bool nested_kvm_usable(void);
 bool nested_is_inner(void);
 
 /*
+ * Inside the nested VM: the file the inner entrylab must append its records
+ * to, instead of -o or the default under results/ (a regular file the VM's
+ * init ships back to the host's output file while the command runs).
+ * NULL when not inner.
+ */
+const char *nested_inner_output(void);
+
+/*
  * Runs `entrylab argv[1..]` in the nested VM and returns the inner
  * process's exit status (or an EL_EXIT_* code if the runner itself
  * failed, with a message naming the problem and the fix).
+ * argv: main()'s whole command line (argv[1] is the subcommand), unchanged:
+ * the inner command sees the host's cwd, so relative paths still work.
  * output_path: the host file the inner records are appended to (the inner
- * command gets -o pointing inside the VM); NULL if the command writes none.
- * files: host files the inner command needs (e.g. --exec FILE), NULL-terminated.
+ * command writes to nested_inner_output() instead); NULL if it writes none.
+ * files: host files the inner command needs (e.g. --exec FILE, --kernel
+ * FILE), NULL-terminated; they appear inside at the same paths.
  */
 int nested_run(int argc, char **argv, const char *output_path, const char *const *files);
 

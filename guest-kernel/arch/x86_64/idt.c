@@ -1,0 +1,74 @@
+/*
+ * The IDT: one interrupt gate per exception vector, pointing at the stubs of
+ * entry.S.  Vectors 32-255 stay not-present until interrupts arrive; using
+ * one raises #NP, which is reported like any other exception.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/desc.h"
+#include "arch/x86_64/segment.h"
+#include "arch/x86_64/trapframe.h"
+
+struct idt_gate {
+	uint16_t offset_low;
+	uint16_t selector;
+	uint8_t ist;
+	uint8_t type_attr; /* P, DPL, type */
+	uint16_t offset_mid;
+	uint32_t offset_high;
+	uint32_t reserved;
+} __packed;
+_Static_assert(sizeof(struct idt_gate) == 16, "idt_gate layout");
+
+#define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate (IF cleared) */
+#define GATE_DPL3 0x60
+
+extern const uint64_t trap_stubs[NR_EXCEPTIONS];
+
+/* Page-aligned so that page-table isolation can map it (read-only) alone. */
+static struct idt_gate idt[256] __entry_bss __aligned(4096);
+
+/* Gates that differ from "DPL 0, no IST". */
+static const struct {
+	unsigned vector;
+	uint8_t ist;
+	uint8_t dpl3;
+} gate_special[] = {
+	{1, IST_DB, 0},  /* #DB */
+	{2, IST_NMI, 0}, /* NMI */
+	{3, 0, 1},       /* #BP: INT3 from user mode */
+	{8, IST_DF, 0},  /* #DF */
+	{18, IST_MC, 0}, /* #MC */
+};
+
+static void idt_set_gate(unsigned vec, uint64_t handler, uint8_t ist, uint8_t attr)
+{
+	idt[vec] = (struct idt_gate){
+		.offset_low = handler & 0xffff,
+		.selector = KERNEL_CS,
+		.ist = ist,
+		.type_attr = attr,
+		.offset_mid = (handler >> 16) & 0xffff,
+		.offset_high = handler >> 32,
+	};
+}
+
+void idt_init(void)
+{
+	struct desc_ptr p = {sizeof(idt) - 1, (uint64_t)idt};
+	unsigned i;
+
+	for (i = 0; i < NR_EXCEPTIONS; i++)
+		idt_set_gate(i, trap_stubs[i], 0, GATE_INTERRUPT);
+	for (i = 0; i < ARRAY_SIZE(gate_special); i++)
+		idt_set_gate(gate_special[i].vector, trap_stubs[gate_special[i].vector],
+			     gate_special[i].ist,
+			     GATE_INTERRUPT | (gate_special[i].dpl3 ? GATE_DPL3 : 0));
+	load_idt(&p);
+}
+
+void idt_load_empty(void)
+{
+	struct desc_ptr p = {0, 0};
+
+	load_idt(&p);
+}

@@ -1,0 +1,45 @@
+/*
+ * GDT layout and selectors (C and asm).  Linux's layout, so that STAR can be
+ * programmed the way Linux does it when SYSCALL/SYSRET arrive:
+ *   SYSCALL loads CS = STAR[47:32] = KERNEL_CS, SS = KERNEL_CS + 8 = KERNEL_DS;
+ *   SYSRET  loads CS = STAR[63:48] + 16 = USER_CS, SS = STAR[63:48] + 8 = USER_DS,
+ *   with STAR[63:48] = USER32_CS.
+ * boot.S uses entries 1-3 of its own boot GDT with the same meaning.
+ */
+#ifndef EL_SEGMENT_H
+#define EL_SEGMENT_H
+
+#define GDT_ENTRY_KERNEL32_CS 1
+#define GDT_ENTRY_KERNEL_CS 2
+#define GDT_ENTRY_KERNEL_DS 3
+#define GDT_ENTRY_USER32_CS 4
+#define GDT_ENTRY_USER_DS 5
+#define GDT_ENTRY_USER_CS 6
+#define GDT_ENTRY_TSS 8 /* 16-byte system descriptor: entries 8 and 9 */
+#define GDT_ENTRIES 10
+
+#define KERNEL32_CS 0x08
+#define KERNEL_CS 0x10
+#define KERNEL_DS 0x18
+#define USER32_CS 0x23
+#define USER_DS 0x2b
+#define USER_CS 0x33
+#define TSS_SEL 0x40
+
+/* Interrupt stack table slots (1-based as in the IDT gate). */
+#define IST_DF 1
+#define IST_NMI 2
+#define IST_DB 3
+#define IST_MC 4
+#define IST_COUNT 4
+
+#ifndef __ASSEMBLER__
+_Static_assert(KERNEL_CS == GDT_ENTRY_KERNEL_CS * 8, "KERNEL_CS");
+_Static_assert(KERNEL_DS == GDT_ENTRY_KERNEL_DS * 8 && KERNEL_DS == KERNEL_CS + 8, "KERNEL_DS");
+_Static_assert(USER32_CS == (GDT_ENTRY_USER32_CS * 8 | 3), "USER32_CS");
+_Static_assert(USER_DS == (GDT_ENTRY_USER_DS * 8 | 3) && USER_DS == USER32_CS + 8, "USER_DS");
+_Static_assert(USER_CS == (GDT_ENTRY_USER_CS * 8 | 3) && USER_CS == USER32_CS + 16, "USER_CS");
+_Static_assert(TSS_SEL == GDT_ENTRY_TSS * 8, "TSS_SEL");
+#endif
+
+#endif

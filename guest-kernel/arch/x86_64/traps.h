@@ -1,0 +1,21 @@
+/*
+ * Exception handling: dispatch (traps.c), fatal reports (trap_report.c) and
+ * the exception table of the _safe accessors (extable.c).
+ */
+#ifndef EL_TRAPS_H
+#define EL_TRAPS_H
+
+#include "arch/x86_64/trapframe.h"
+#include "kernel.h"
+
+/* "#GP" and "general protection" for vector 13; "?" / "reserved" if unnamed. */
+const char *trap_mnemonic(unsigned vector);
+const char *trap_name(unsigned vector);
+
+/* Resumes a faulting _safe accessor: true if tf->rip was in the table. */
+bool extable_fixup(struct trap_frame *tf);
+
+/* Prints everything about the exception on the console and exits the VM. */
+__noreturn void trap_report_fatal(const struct trap_frame *tf);
+
+#endif

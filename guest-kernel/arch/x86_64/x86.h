@@ -1,0 +1,57 @@
+/*
+ * Architectural bits of CR0, CR4, EFER and RFLAGS (C and asm).
+ */
+#ifndef EL_X86_H
+#define EL_X86_H
+
+#include "mm/layout.h"
+
+#define CR0_PE _UL(0x00000001)
+#define CR0_MP _UL(0x00000002)
+#define CR0_EM _UL(0x00000004)
+#define CR0_TS _UL(0x00000008)
+#define CR0_ET _UL(0x00000010)
+#define CR0_NE _UL(0x00000020)
+#define CR0_WP _UL(0x00010000)
+#define CR0_AM _UL(0x00040000)
+#define CR0_NW _UL(0x20000000)
+#define CR0_CD _UL(0x40000000)
+#define CR0_PG _UL(0x80000000)
+
+#define CR4_VME _UL(0x00000001)
+#define CR4_PVI _UL(0x00000002)
+#define CR4_TSD _UL(0x00000004)
+#define CR4_DE _UL(0x00000008)
+#define CR4_PSE _UL(0x00000010)
+#define CR4_PAE _UL(0x00000020)
+#define CR4_MCE _UL(0x00000040)
+#define CR4_PGE _UL(0x00000080)
+#define CR4_PCE _UL(0x00000100)
+#define CR4_OSFXSR _UL(0x00000200)
+#define CR4_OSXMMEXCPT _UL(0x00000400)
+#define CR4_UMIP _UL(0x00000800)
+#define CR4_LA57 _UL(0x00001000)
+#define CR4_VMXE _UL(0x00002000)
+#define CR4_SMXE _UL(0x00004000)
+#define CR4_FSGSBASE _UL(0x00010000)
+#define CR4_PCIDE _UL(0x00020000)
+#define CR4_OSXSAVE _UL(0x00040000)
+#define CR4_SMEP _UL(0x00100000)
+#define CR4_SMAP _UL(0x00200000)
+#define CR4_PKE _UL(0x00400000)
+
+#define EFER_SCE _UL(0x001)
+#define EFER_LME _UL(0x100)
+#define EFER_LMA _UL(0x400)
+#define EFER_NXE _UL(0x800)
+
+#define RFLAGS_CF _UL(0x00000001)
+#define RFLAGS_FIXED _UL(0x00000002)
+#define RFLAGS_TF _UL(0x00000100)
+#define RFLAGS_IF _UL(0x00000200)
+#define RFLAGS_DF _UL(0x00000400)
+#define RFLAGS_NT _UL(0x00004000)
+#define RFLAGS_RF _UL(0x00010000)
+#define RFLAGS_AC _UL(0x00040000)
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * Effective configuration: one resolver per config item, each reading the
+ * state the kernel actually set up (CR4, page tables), never the request.
+ * Features that arrive in later issues (PTI, SYSRET returns, vsyscall, vDSO)
+ * report what exists today.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpufeature.h"
+#include "arch/x86_64/x86.h"
+#include "config.h"
+#include "lib/kprintf.h"
+#include "lib/string.h"
+#include "mm/paging.h"
+
+typedef uint8_t config_resolver(unsigned item);
+
+struct el_cmdline kernel_cmdline;
+uint8_t config_effective[EL_CFG_COUNT];
+
+static const char *const cmdline_errors[] = {
+	[EL_CMDLINE_UNKNOWN_KNOB] = "unknown knob, ignored",
+	[EL_CMDLINE_BAD_VALUE] = "bad value, ignored",
+	[EL_CMDLINE_MISSING_VALUE] = "needs =value, ignored",
+	[EL_CMDLINE_UNEXPECTED_VALUE] = "takes no value, ignored",
+	[EL_CMDLINE_TOO_LONG] = "value too long, ignored",
+};
+
+static void print_values(const char *key, size_t keylen)
+{
+	size_t i;
+	int v;
+
+	for (i = 0; i < EL_KNOB_COUNT; i++) {
+		const struct el_knob_desc *k = &el_knobs[i];
+
+		if (k->flag_value >= 0 || strnlen(k->name, keylen + 1) != keylen ||
+		    memcmp(k->name, key, keylen))
+			continue;
+		kprintf(" (values:");
+		for (v = 0; el_config[k->item].values[v]; v++)
+			kprintf(" %s", el_config[k->item].values[v]);
+		kprintf(")");
+	}
+}
+
+static void report_problem(void *ctx, enum el_cmdline_error err, const char *key, size_t keylen,
+			   const char *value, size_t valuelen)
+{
+	(void)ctx;
+	kprintf("cmdline: '%.*s%s%.*s': %s", (int)keylen, key, value ? "=" : "", (int)valuelen,
+		value ? value : "", cmdline_errors[err]);
+	if (err == EL_CMDLINE_BAD_VALUE)
+		print_values(key, keylen);
+	kprintf("\n");
+}
+
+void config_parse_cmdline(const char *cmdline)
+{
+	el_cmdline_parse(cmdline, &kernel_cmdline, report_problem, 0);
+}
+
+/* on/off items that need a CPU feature: unavailable when requested but not set up. */
+static uint8_t on_or_unavailable(bool set_up, unsigned item)
+{
+	if (set_up)
+		return EL_ON;
+	return kernel_cmdline.requested[item] == EL_ON ? EL_CONFIG_UNAVAILABLE : EL_OFF;
+}
+
+static uint8_t resolve_pti(unsigned item)
+{
+	(void)item;
+	return EL_OFF; /* page-table isolation arrives with user processes */
+}
+
+static uint8_t resolve_pcid(unsigned item)
+{
+	return on_or_unavailable(read_cr4() & CR4_PCIDE, item);
+}
+
+static uint8_t resolve_invpcid(unsigned item)
+{
+	return on_or_unavailable(cpu_has(EL_FEAT_INVPCID) &&
+					 kernel_cmdline.requested[item] == EL_ON, item);
+}
+
+static uint8_t resolve_pge(unsigned item)
+{
+	(void)item;
+	return (read_cr4() & CR4_PGE) ? EL_ON : EL_OFF;
+}
+
+/* Without PTI, the G bit is on every kernel mapping or on none (mm/paging.c). */
+static uint8_t resolve_global(unsigned item)
+{
+	if (kpaging.global)
+		return EL_GLOBAL_ALL;
+	return kernel_cmdline.requested[item] == EL_GLOBAL_NONE ? EL_GLOBAL_NONE
+								 : EL_CONFIG_UNAVAILABLE;
+}
+
+static uint8_t resolve_iret(unsigned item)
+{
+	(void)item;
+	return EL_RET_IRET;
+}
+
+static uint8_t resolve_irq_direct(unsigned item)
+{
+	(void)item;
+	return EL_IRQRET_DIRECT;
+}
+
+static uint8_t resolve_vsyscall(unsigned item)
+{
+	(void)item;
+	return EL_VSYSCALL_NONE; /* no user mode yet: no vsyscall page */
+}
+
+static uint8_t resolve_vdso(unsigned item)
+{
+	(void)item;
+	return EL_VDSO_OFF;
+}
+
+/* Selected at boot, no set-up to fail: the requested value is the effective one. */
+static uint8_t resolve_requested(unsigned item)
+{
+	return kernel_cmdline.requested[item];
+}
+
+static config_resolver *const resolvers[EL_CFG_COUNT] = {
+	[EL_CFG_PTI] = resolve_pti,
+	[EL_CFG_PCID] = resolve_pcid,
+	[EL_CFG_INVPCID] = resolve_invpcid,
+	[EL_CFG_PGE] = resolve_pge,
+	[EL_CFG_GLOBAL] = resolve_global,
+	[EL_CFG_RET] = resolve_iret,
+	[EL_CFG_IRQ_RETURN] = resolve_irq_direct,
+	[EL_CFG_VSYSCALL] = resolve_vsyscall,
+	[EL_CFG_VDSO] = resolve_vdso,
+	[EL_CFG_VDSO_TSC] = resolve_requested,
+	[EL_CFG_VDSO_CLAMP] = resolve_requested,
+};
+
+void config_resolve(void)
+{
+	unsigned i;
+
+	for (i = 0; i < EL_CFG_COUNT; i++)
+		config_effective[i] = resolvers[i] ? resolvers[i](i) : EL_CONFIG_UNSET;
+}
+
+const char *config_value_name(unsigned item, uint8_t value)
+{
+	unsigned i;
+
+	if (value == EL_CONFIG_UNAVAILABLE)
+		return "unavailable";
+	if (item >= EL_CFG_COUNT || value == EL_CONFIG_UNSET)
+		return "unset";
+	for (i = 0; el_config[item].values[i]; i++)
+		if (i == value)
+			return el_config[item].values[i];
+	return "?";
+}

@@ -1,0 +1,219 @@
+/*
+ * Linux-style command-line parser, shared by the guest kernel (boot) and the
+ * VMM (validating --append).  Pure C without library calls or kernel headers:
+ * the same file builds freestanding and hosted.
+ *
+ * Syntax, as Linux's next_arg(): tokens separated by whitespace; a token is
+ * `key`, or `key=value` split at the first '='.  Double quotes group
+ * whitespace into a token: `init="/bin/a b"` or `"init=/bin/a b"`; the quote
+ * opening the token or the value is removed, and so is one closing quote at
+ * the end of the token.  An unterminated quote runs to the end of the line.
+ * A knob given twice takes the last value.  A token with a problem leaves its
+ * setting unchanged and is reported through the callback.
+ */
+#include "cmdline.h"
+
+/* Knobs that are not config items, handled by the table below. */
+const char *const el_cmdline_other_knobs[] = {"init", "test.crash", "el.tsc_khz", 0};
+
+static const char *const crash_values[] = {"none", "triple", "hang", "ud", "badport", 0};
+
+struct token {
+	const char *key;
+	size_t keylen;
+	const char *value; /* 0 when the token has no '=' */
+	size_t valuelen;
+};
+
+typedef enum el_cmdline_error other_knob_fn(const struct token *t, struct el_cmdline *out);
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Does s[0..n) equal the NUL-terminated lit? */
+static int span_eq(const char *s, size_t n, const char *lit)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (lit[i] == '\0' || lit[i] != s[i])
+			return 0;
+	return lit[n] == '\0';
+}
+
+/* Index of s[0..n) in a NULL-terminated name list, or -1. */
+static int name_index(const char *const *names, const char *s, size_t n)
+{
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (span_eq(s, n, names[i]))
+			return i;
+	return -1;
+}
+
+/* Splits off the token starting at or after p; returns where scanning continues. */
+static const char *next_token(const char *p, struct token *t)
+{
+	const char *start, *end, *eq = 0, *value_start = 0;
+	int quoted, in_quote;
+
+	while (is_space(*p))
+		p++;
+	quoted = *p == '"';
+	start = p + quoted;
+	in_quote = quoted;
+	for (end = start; *end && (in_quote || !is_space(*end)); end++) {
+		if (!eq && *end == '=')
+			eq = end;
+		if (*end == '"')
+			in_quote = !in_quote;
+	}
+	if (eq) {
+		value_start = eq + 1;
+		if (*value_start == '"') {
+			value_start++;
+			quoted = 1;
+		}
+	}
+	t->key = start;
+	t->keylen = (size_t)((eq ? eq : end) - start);
+	t->value = value_start;
+	t->valuelen = 0;
+	if (value_start) {
+		const char *vend = end;
+
+		if (quoted && vend > value_start && vend[-1] == '"')
+			vend--;
+		t->valuelen = (size_t)(vend - value_start);
+	} else if (quoted && t->keylen && start[t->keylen - 1] == '"') {
+		t->keylen--;
+	}
+	return end;
+}
+
+static enum el_cmdline_error knob_init(const struct token *t, struct el_cmdline *out)
+{
+	size_t i;
+
+	if (t->valuelen == 0)
+		return EL_CMDLINE_BAD_VALUE;
+	if (t->valuelen >= sizeof(out->init))
+		return EL_CMDLINE_TOO_LONG;
+	for (i = 0; i < t->valuelen; i++)
+		out->init[i] = t->value[i];
+	out->init[i] = '\0';
+	return 0;
+}
+
+static enum el_cmdline_error knob_test_crash(const struct token *t, struct el_cmdline *out)
+{
+	int v = name_index(crash_values, t->value, t->valuelen);
+
+	if (v < 0)
+		return EL_CMDLINE_BAD_VALUE;
+	out->test_crash = (uint8_t)v;
+	return 0;
+}
+
+static enum el_cmdline_error knob_tsc_khz(const struct token *t, struct el_cmdline *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (t->valuelen == 0)
+		return EL_CMDLINE_BAD_VALUE;
+	for (i = 0; i < t->valuelen; i++) {
+		unsigned d = (unsigned)(t->value[i] - '0');
+
+		if (d > 9 || v > (UINT64_MAX - d) / 10)
+			return EL_CMDLINE_BAD_VALUE;
+		v = v * 10 + d;
+	}
+	out->tsc_khz = v;
+	return 0;
+}
+
+/* In the order of el_cmdline_other_knobs[]; all of them take a value. */
+static other_knob_fn *const other_knob_handlers[] = {knob_init, knob_test_crash, knob_tsc_khz};
+
+_Static_assert(sizeof(other_knob_handlers) / sizeof(other_knob_handlers[0]) ==
+		       sizeof(el_cmdline_other_knobs) / sizeof(el_cmdline_other_knobs[0]) - 1,
+	       "one handler per other knob");
+
+static enum el_cmdline_error apply_config_knob(const struct el_knob_desc *k, const struct token *t,
+					       struct el_cmdline *out)
+{
+	int v;
+
+	if (k->flag_value >= 0) {
+		if (t->value)
+			return EL_CMDLINE_UNEXPECTED_VALUE;
+		v = k->flag_value;
+	} else {
+		if (!t->value)
+			return EL_CMDLINE_MISSING_VALUE;
+		v = name_index(el_config[k->item].values, t->value, t->valuelen);
+		if (v < 0)
+			return EL_CMDLINE_BAD_VALUE;
+	}
+	out->requested[k->item] = (uint8_t)v;
+	out->given[k->item] = 1;
+	return 0;
+}
+
+static enum el_cmdline_error apply_token(const struct token *t, struct el_cmdline *out)
+{
+	size_t i;
+	int other;
+
+	for (i = 0; i < EL_KNOB_COUNT; i++)
+		if (span_eq(t->key, t->keylen, el_knobs[i].name))
+			return apply_config_knob(&el_knobs[i], t, out);
+	other = name_index(el_cmdline_other_knobs, t->key, t->keylen);
+	if (other < 0)
+		return EL_CMDLINE_UNKNOWN_KNOB;
+	if (!t->value)
+		return EL_CMDLINE_MISSING_VALUE;
+	return other_knob_handlers[other](t, out);
+}
+
+static void set_defaults(struct el_cmdline *out)
+{
+	size_t i;
+
+	for (i = 0; i < EL_CFG_COUNT; i++) {
+		out->requested[i] = el_config[i].def;
+		out->given[i] = 0;
+	}
+	for (i = 0; i < sizeof(out->init); i++)
+		out->init[i] = '\0';
+	out->test_crash = EL_CRASH_NONE;
+	out->tsc_khz = 0;
+}
+
+int el_cmdline_parse(const char *cmdline, struct el_cmdline *out, el_cmdline_error_fn *err,
+		     void *ctx)
+{
+	const char *p = cmdline ? cmdline : "";
+	int problems = 0;
+
+	set_defaults(out);
+	while (*p) {
+		struct token t;
+		enum el_cmdline_error e;
+
+		p = next_token(p, &t);
+		if (t.keylen == 0 && !t.value)
+			continue; /* trailing whitespace or an empty "" */
+		e = apply_token(&t, out);
+		if (e) {
+			problems++;
+			if (err)
+				err(ctx, e, t.key, t.keylen, t.value, t.valuelen);
+		}
+	}
+	return problems;
+}

@@ -1,0 +1,161 @@
+/*
+ * Building and loading the kernel's page tables.
+ *
+ *   image       4 KiB pages: text RX, rodata R+NX, data/bss RW+NX; the entry
+ *               text and entry data are page-aligned regions inside these, so
+ *               PTI can later clone exactly them.
+ *   direct map  2 MiB pages, RW+NX, over every 2 MiB chunk that holds RAM,
+ *               the first 2 MiB (firmware and boot structures) and modules.
+ * Every leaf carries PTE_G when CR4.PGE is on: without PTI all kernel
+ * mappings are global, as in Linux.  Table pages come from a static pool
+ * until there is a frame allocator.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/msr.h"
+#include "arch/x86_64/x86.h"
+#include "boot/bootinfo.h"
+#include "lib/kprintf.h"
+#include "lib/panic.h"
+#include "mm/paging.h"
+#include "mm/pgtable.h"
+
+#define TABLE_POOL_PAGES 32
+
+struct kernel_paging kpaging;
+
+static uint64_t table_pool[TABLE_POOL_PAGES][PT_ENTRIES] __page_aligned_bss;
+
+/* Image regions and their permissions (PTE_NX is dropped without EFER.NXE). */
+static const struct {
+	const char *name;
+	const char *start, *end;
+	uint64_t flags;
+} image_regions[] = {
+	{"text", __text_start, __text_end, 0},
+	{"rodata", __rodata_start, __rodata_end, PTE_NX},
+	{"data", __data_start, __kernel_end, PTE_W | PTE_NX},
+};
+
+static uint64_t *table_alloc(void)
+{
+	if (kpaging.table_pages == TABLE_POOL_PAGES)
+		return 0;
+	return table_pool[kpaging.table_pages++];
+}
+
+/* The table under entry idx of table, created if absent; 0 when the pool is empty. */
+static uint64_t *table_next(uint64_t *table, unsigned idx)
+{
+	uint64_t *next;
+
+	if (table[idx] & PTE_P)
+		return phys_to_virt(table[idx] & PTE_ADDR_MASK);
+	next = table_alloc();
+	if (!next)
+		return 0;
+	table[idx] = image_to_phys(next) | PTE_P | PTE_W;
+	return next;
+}
+
+/* Maps one page of 4 KiB (level 1) or 2 MiB (level 2). */
+static bool map_page(uint64_t va, uint64_t pa, uint64_t flags, int level)
+{
+	uint64_t *t = kpaging.pml4;
+
+	t = t ? table_next(t, PT_INDEX(va, PML4_SHIFT)) : 0;
+	t = t ? table_next(t, PT_INDEX(va, PDPT_SHIFT)) : 0;
+	if (!t)
+		return false;
+	if (level == 2) {
+		t[PT_INDEX(va, PD_SHIFT)] = pa | flags | PTE_PS;
+		return true;
+	}
+	t = table_next(t, PT_INDEX(va, PD_SHIFT));
+	if (!t)
+		return false;
+	t[PT_INDEX(va, PAGE_SHIFT)] = pa | flags;
+	return true;
+}
+
+static void map_image(void)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(image_regions); i++) {
+		uint64_t va = ALIGN_DOWN((uint64_t)image_regions[i].start, PAGE_SIZE);
+		uint64_t end = ALIGN_UP((uint64_t)image_regions[i].end, PAGE_SIZE);
+		uint64_t flags = PTE_P | kpaging.global | (image_regions[i].flags & ~PTE_NX) |
+				 (image_regions[i].flags & kpaging.nx);
+
+		for (; va < end; va += PAGE_SIZE)
+			if (!map_page(va, va - KERNEL_VBASE, flags, 1))
+				panic("page-table pool (%d pages) too small for the kernel image",
+				      TABLE_POOL_PAGES);
+	}
+}
+
+static bool direct_mapped(uint64_t pa)
+{
+	uint64_t va = DIRECT_MAP_BASE + pa;
+	uint64_t e = kpaging.pml4[PT_INDEX(va, PML4_SHIFT)];
+	const uint64_t *t;
+
+	if (!(e & PTE_P))
+		return false;
+	t = phys_to_virt(e & PTE_ADDR_MASK);
+	e = t[PT_INDEX(va, PDPT_SHIFT)];
+	if (!(e & PTE_P))
+		return false;
+	t = phys_to_virt(e & PTE_ADDR_MASK);
+	return t[PT_INDEX(va, PD_SHIFT)] & PTE_P;
+}
+
+/* Maps every 2 MiB chunk overlapping [pa, pa + size); false when the pool ran out. */
+static bool map_direct(uint64_t pa, uint64_t size)
+{
+	uint64_t flags = PTE_P | PTE_W | kpaging.global | kpaging.nx;
+	uint64_t chunk = ALIGN_DOWN(pa, LARGE_PAGE_SIZE);
+	uint64_t end = ALIGN_UP(pa + size, LARGE_PAGE_SIZE);
+
+	for (; chunk < end; chunk += LARGE_PAGE_SIZE) {
+		if (direct_mapped(chunk))
+			continue;
+		if (!map_page(DIRECT_MAP_BASE + chunk, chunk, flags, 2))
+			return false;
+		if (chunk + LARGE_PAGE_SIZE > kpaging.direct_map_end)
+			kpaging.direct_map_end = chunk + LARGE_PAGE_SIZE;
+	}
+	return true;
+}
+
+static void map_direct_all(void)
+{
+	bool ok = map_direct(0, LARGE_PAGE_SIZE);
+	unsigned i;
+
+	for (i = 0; ok && i < boot_info.nr_memmap; i++)
+		if (boot_info.memmap[i].type == PVH_MEM_RAM)
+			ok = map_direct(boot_info.memmap[i].addr, boot_info.memmap[i].size);
+	for (i = 0; ok && i < boot_info.nr_modules; i++)
+		ok = map_direct(boot_info.modules[i].paddr, boot_info.modules[i].size);
+	if (!ok) {
+		kpaging.direct_map_cut = true;
+		kprintf("paging: table pool full: physical memory above 0x%lx is not mapped\n",
+			kpaging.direct_map_end);
+	}
+}
+
+void paging_init(void)
+{
+	kpaging.global = (read_cr4() & CR4_PGE) ? PTE_G : 0;
+	kpaging.nx = (rdmsr(MSR_EFER) & EFER_NXE) ? PTE_NX : 0;
+	kpaging.pml4 = table_alloc();
+	kpaging.pml4_phys = image_to_phys(kpaging.pml4);
+	map_image();
+	map_direct_all();
+	/*
+	 * No stale global entries can survive this write: boot.S's tables had
+	 * no G bits.  PCID 0, no NOFLUSH: everything non-global is flushed.
+	 */
+	write_cr3(kpaging.pml4_phys);
+}

@@ -1,0 +1,104 @@
+/*
+ * The boot report.  The struct lives in the kernel image, which is loaded
+ * below 4 GiB, so its physical address fits the 32-bit hypercall OUT.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpufeature.h"
+#include "arch/x86_64/io.h"
+#include "arch/x86_64/msr.h"
+#include "config.h"
+#include "cpu_setup.h"
+#include "lib/kprintf.h"
+#include "lib/panic.h"
+#include "lib/string.h"
+#include "mm/layout.h"
+#include "mm/paging.h"
+#include "report.h"
+
+static struct el_report boot_report __aligned(64);
+
+void report_build_boot(const struct selfcheck_result *sc)
+{
+	struct el_report *r = &boot_report;
+	unsigned i;
+
+	memset(r, 0, sizeof(*r));
+	r->magic = EL_REPORT_MAGIC;
+	r->abi_version = EL_ABI_VERSION;
+	r->size = sizeof(*r);
+	r->kind = EL_REPORT_BOOT;
+	r->cr0 = read_cr0();
+	r->cr4 = read_cr4();
+	r->efer = rdmsr(MSR_EFER);
+	r->cpuid = boot_cpu.features;
+	for (i = 0; i < EL_CONFIG_MAX; i++) {
+		r->config[i] = i < EL_CFG_COUNT ? config_effective[i] : EL_CONFIG_UNSET;
+		r->requested[i] = i < EL_CFG_COUNT ? kernel_cmdline.requested[i] : EL_CONFIG_UNSET;
+	}
+	r->selfcheck_run = sc->run;
+	r->selfcheck_failed = sc->failed;
+}
+
+static void print_features(void)
+{
+	unsigned i;
+
+	kprintf("  cpuid      ");
+	for (i = 0; i < EL_FEAT_COUNT; i++) {
+		kprintf("%c%s%s", cpu_has(i) ? '+' : '-', el_features[i].name,
+			(i % 10 == 9 && i + 1 < EL_FEAT_COUNT) ? "\n             " : " ");
+	}
+	kprintf("\n");
+}
+
+static void print_config(void)
+{
+	unsigned i;
+
+	kprintf("  config     %-12s %-12s %s\n", "item", "requested", "effective");
+	for (i = 0; i < EL_CFG_COUNT; i++) {
+		uint8_t req = kernel_cmdline.requested[i], eff = config_effective[i];
+
+		kprintf("             %-12s %-12s %s%s\n", el_config[i].key,
+			config_value_name(i, req), config_value_name(i, eff),
+			req == eff ? "" : "   (differs)");
+	}
+}
+
+void report_print_boot(void)
+{
+	const struct el_report *r = &boot_report;
+
+	kprintf("boot report:\n");
+	kprintf("  cpu        %s family %u model %u stepping %u\n", boot_cpu.vendor,
+		boot_cpu.family, boot_cpu.model, boot_cpu.stepping);
+	if (boot_cpu.brand[0])
+		kprintf("             %s\n", boot_cpu.brand);
+	if (boot_cpu.hv_vendor[0])
+		kprintf("  hypervisor %s (leaves up to 0x%x)\n", boot_cpu.hv_vendor,
+			boot_cpu.max_hv_leaf);
+	print_features();
+	kprintf("  CR0        ");
+	cpu_print_cr0(r->cr0);
+	kprintf("\n  CR4        ");
+	cpu_print_cr4(r->cr4);
+	kprintf("\n  EFER       ");
+	cpu_print_efer(r->efer);
+	kprintf("\n");
+	print_config();
+	kprintf("  paging     direct map: RAM below 0x%lx%s; %u table pages; G bits %s; NX %s\n",
+		kpaging.direct_map_end, kpaging.direct_map_cut ? " (cut)" : "",
+		kpaging.table_pages, kpaging.global ? "on" : "off", kpaging.nx ? "on" : "off");
+	if (kernel_cmdline.tsc_khz)
+		kprintf("  tsc        %lu kHz (from the command line)\n", kernel_cmdline.tsc_khz);
+	kprintf("  selfcheck  run 0x%x failed 0x%x\n", r->selfcheck_run, r->selfcheck_failed);
+}
+
+void report_send(void)
+{
+	uint64_t pa = virt_to_phys(&boot_report);
+
+	if (pa + sizeof(boot_report) > 0x100000000ull)
+		panic("boot report at physical 0x%lx is above 4 GiB", pa);
+	outl(EL_PORT_HCALL + EL_HC_REPORT, (uint32_t)pa);
+}

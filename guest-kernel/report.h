@@ -1,0 +1,17 @@
+/*
+ * The boot report: printed on the console and handed to the VMM as
+ * struct el_report (abi.h) through the EL_HC_REPORT hypercall.
+ */
+#ifndef EL_REPORT_H
+#define EL_REPORT_H
+
+#include "entrylab/abi.h"
+#include "selfcheck.h"
+
+/* Fills the report from the set-up state; after config_resolve(). */
+void report_build_boot(const struct selfcheck_result *sc);
+void report_print_boot(void);
+/* 32-bit OUT of the report's physical address to EL_PORT_HCALL + EL_HC_REPORT. */
+void report_send(void);
+
+#endif

@@ -1,0 +1,50 @@
+#!/bin/sh
+# entrylab set-up for a fresh Debian 12 machine (run as root from the source tree).
+#
+#   harness/bootstrap.sh main   install what is missing, build, run the main job
+#   harness/bootstrap.sh test   install what is missing, build, run the whole test suite
+#
+# Installs the Debian packages the build, the tests and the nested runner need,
+# fetches the nested runner's kernel (Debian's linux-image-amd64, unpacked into
+# the build directory, never installed as this machine's kernel), configures
+# and builds with CMake.  Idempotent: a second run only rebuilds.
+set -eu
+
+job=${1:-}
+case "$job" in
+main|test) ;;
+*) echo "usage: $0 main|test" >&2; exit 2 ;;
+esac
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${ENTRYLAB_BUILD_DIR:-$src/build}
+
+packages="build-essential cmake pkg-config git libjson-c-dev libelf-dev zlib1g-dev \
+liburing-dev libinih-dev libcriterion-dev musl-tools qemu-system-x86 qemu-utils \
+busybox-static cpio xz-utils zstd kmod"
+
+missing=""
+for p in $packages; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "bootstrap: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing
+fi
+
+"$src/harness/nested/fetch-kernel.sh" "$build/nested"
+
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build "$build" -j "$(nproc)"
+
+case "$job" in
+main)
+	# The main job: boot the guest kernel and print its boot report.
+	exec "$build/entrylab" run ;;
+test)
+	exec ctest --test-dir "$build" --output-on-failure ;;
+esac

@@ -1,0 +1,39 @@
+/*
+ * Black-box helpers for the KVM tests: run the entrylab binary as a user
+ * would, capture its output and exit status, and read back its records.
+ */
+#ifndef EL_TEST_HARNESS_H
+#define EL_TEST_HARNESS_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+
+struct el_proc {
+	int status;  /* exit status, or 128+signal */
+	char *out;   /* stdout, NUL-terminated */
+	char *err;   /* stderr, NUL-terminated */
+};
+
+/* Runs argv (argv[0] is a program path) with stdout/stderr captured. */
+void proc_run(struct el_proc *p, const char *const argv[]);
+void proc_free(struct el_proc *p);
+
+/* Runs `entrylab ARGS... ` (NULL-terminated list after the first). */
+void entrylab(struct el_proc *p, const char *first, ...);
+
+/* A fresh, empty output file path in a per-test temporary directory. */
+const char *tmp_output(const char *name);
+
+/* The last record of a JSON-lines file (NULL if none); caller puts it. */
+struct json_object *last_record(const char *path);
+/* Number of records (lines) in a file. */
+int record_count(const char *path);
+
+/* Dotted lookup: "guest.cpuid.pge"; NULL if absent. */
+struct json_object *jget(struct json_object *o, const char *path);
+const char *jstr(struct json_object *o, const char *path);
+
+/* True when entrylab will use the nested runner here (no usable /dev/kvm). */
+bool nested_mode(void);
+
+#endif

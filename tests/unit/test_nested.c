@@ -1,0 +1,246 @@
+/*
+ * The nested runner's pure parts: the argv handed to the VM (checked by
+ * sourcing it with busybox sh, the VM's own shell), command-line heuristics,
+ * path joining, the results stream, and the record lines appended on the
+ * host (no QEMU, no KVM).
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nested.h"
+#include "nested_priv.h"
+
+static char *slurp(const char *path)
+{
+	static char buf[8192];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	cr_assert(f, "cannot open %s", path);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+Test(nested, shell_quote)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	nested_shell_quote(f, "it's");
+	fputc(' ', f);
+	nested_shell_quote(f, "");
+	fclose(f);
+	cr_expect_str_eq(text, "'it'\\''s' ''");
+	free(text);
+}
+
+Test(nested, argv_survives_the_vm_shell)
+{
+	char *argv[] = { "entrylab", "run", "a b", "it's", "", "$HOME", "`x`", "*", "two\nlines",
+			 "\\", "-o", "out.jsonl" };
+	int argc = sizeof(argv) / sizeof(argv[0]);
+	char dir[] = "/tmp/test_nested.XXXXXX", script[64], out[64], cmd[512], expect[512] = "";
+	char *text = nested_cmd_script(argc, argv, "/work/it's here");
+	FILE *f;
+
+	cr_assert(text);
+	cr_assert(mkdtemp(dir));
+	snprintf(script, sizeof(script), "%s/cmd", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	f = fopen(script, "w");
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	snprintf(cmd, sizeof(cmd),
+		 "busybox sh -c '. %s; printf \"<%%s>\" \"$EL_CWD\" \"$@\"' > %s 2>&1", script,
+		 out);
+	cr_assert_eq(system(cmd), 0, "sourcing failed: %s", slurp(out));
+	snprintf(expect, sizeof(expect), "</work/it's here>");
+	for (int i = 1; i < argc; i++)
+		snprintf(expect + strlen(expect), sizeof(expect) - strlen(expect), "<%s>", argv[i]);
+	cr_expect_str_eq(slurp(out), expect);
+	unlink(script);
+	unlink(out);
+	rmdir(dir);
+}
+
+Test(nested, args_scan)
+{
+	char *a1[] = { "entrylab", "run", "-v", "--timeout", "30", "-r", "5", "lseek" };
+	char *a2[] = { "entrylab", "run", "--timeout=2.5", "--repeat=3" };
+	char *a3[] = { "entrylab", "run", "-r7", "--timeout", "bogus" };
+	char *a4[] = { "entrylab", "run", "--timeout" };
+	struct nested_args a;
+
+	nested_args_scan(8, a1, &a);
+	cr_expect(a.verbose);
+	cr_expect_float_eq(a.timeout_s, 30.0, 1e-9);
+	cr_expect_eq(a.repeat, 5);
+	nested_args_scan(4, a2, &a);
+	cr_expect(!a.verbose);
+	cr_expect_float_eq(a.timeout_s, 2.5, 1e-9);
+	cr_expect_eq(a.repeat, 3);
+	nested_args_scan(5, a3, &a);
+	cr_expect_eq(a.repeat, 7);
+	cr_expect_float_eq(a.timeout_s, 0.0, 1e-9);
+	nested_args_scan(3, a4, &a);
+	cr_expect_eq(a.repeat, 1);
+	cr_expect_float_eq(a.timeout_s, 0.0, 1e-9);
+}
+
+Test(nested, path_join)
+{
+	const char *cases[][3] = {
+		{ "/work/main", "bench", "/work/main/bench" },
+		{ "/work/main", "./x/../bench", "/work/main/bench" },
+		{ "/work/main", "../other/b", "/work/other/b" },
+		{ "/work/main", "/abs//path/", "/abs/path" },
+		{ "/", "a", "/a" },
+		{ "/a", "../../..", "/" },
+		{ "/work", ".", "/work" },
+	};
+	char out[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cr_assert(nested_path_join(cases[i][0], cases[i][1], out, sizeof(out)));
+		cr_expect_str_eq(out, cases[i][2], "%s + %s", cases[i][0], cases[i][1]);
+	}
+	cr_expect(!nested_path_join("/a", "bbbbbbbbbb", out, 8), "overflow not reported");
+}
+
+struct sink {
+	char data[256];
+	size_t len;
+};
+
+static void sink_bytes(void *ctx, const char *data, size_t len)
+{
+	struct sink *k = ctx;
+
+	cr_assert_leq(k->len + len, sizeof(k->data));
+	memcpy(k->data + k->len, data, len);
+	k->len += len;
+}
+
+static const char good_stream[] = "ELN1 ready 2.31\n"
+				  "ELN1 records 5\n{\"a\":"
+				  "ELN1 records 4\n1}\n\n"
+				  "ELN1 exit 7\n";
+
+Test(nested, stream_whole_and_byte_by_byte)
+{
+	for (size_t step = sizeof(good_stream); step >= 1; step = step > 1 ? 1 : 0) {
+		struct nested_stream s;
+		struct sink k = { .len = 0 };
+
+		nested_stream_init(&s, sink_bytes, &k);
+		for (size_t i = 0; i < sizeof(good_stream) - 1; i += step) {
+			size_t n = sizeof(good_stream) - 1 - i;
+
+			nested_stream_feed(&s, good_stream + i, n < step ? n : step);
+		}
+		cr_expect_str_eq(s.error, "");
+		cr_expect(s.ready);
+		cr_expect_float_eq(s.ready_uptime, 2.31, 1e-9);
+		cr_expect(s.exited);
+		cr_expect_eq(s.exit_status, 7);
+		cr_expect_eq(k.len, 9);
+		cr_expect(!memcmp(k.data, "{\"a\":1}\n\n", 9));
+	}
+}
+
+Test(nested, stream_fail_line)
+{
+	struct nested_stream s;
+	const char text[] = "ELN1 fail insmod kvm-amd.ko: No such device\r\n";
+
+	nested_stream_init(&s, NULL, NULL);
+	nested_stream_feed(&s, text, sizeof(text) - 1);
+	cr_expect(s.failed);
+	cr_expect(!s.exited);
+	cr_expect_str_eq(s.fail_msg, "insmod kvm-amd.ko: No such device");
+}
+
+Test(nested, stream_violations)
+{
+	const char *bad[] = { "hello\n", "ELN1 exit 256\n", "ELN1 exit -1\n", "ELN1 exit\n",
+			      "ELN1 records -5\n", "ELN1 records 12x\n", "ELN1 frob 1\n",
+			      "ELN1 exit 0\nELN1 exit 0\n" };
+	char longline[600];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct nested_stream s;
+
+		nested_stream_init(&s, NULL, NULL);
+		nested_stream_feed(&s, bad[i], strlen(bad[i]));
+		cr_expect_neq(s.error[0], 0, "accepted: %s", bad[i]);
+	}
+	memset(longline, 'x', sizeof(longline));
+	{
+		struct nested_stream s;
+
+		nested_stream_init(&s, NULL, NULL);
+		nested_stream_feed(&s, longline, sizeof(longline));
+		cr_expect_neq(s.error[0], 0, "overlong line accepted");
+	}
+}
+
+Test(nested, records_whole_valid_lines_only)
+{
+	char path[] = "/tmp/test_nested_rec.XXXXXX";
+	struct nested_records r;
+	const char *chunks[] = { "{\"schema\":", "\"x\",\"n\":1}\n{\"n\"", ":2}\nnot json\n[1]\n",
+				 "{\"n\":3}\n{\"n\":4" };
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "{\"old\":0}\n", 10), 10);
+	close(fd);
+	nested_records_init(&r, path);
+	for (size_t i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++)
+		nested_records_feed(&r, chunks[i], strlen(chunks[i]));
+	cr_expect_eq(nested_records_close(&r), 6, "the unfinished line is reported");
+	cr_expect_eq(r.written, 3);
+	cr_expect_eq(r.rejected, 2);
+	cr_expect_str_eq(slurp(path),
+			 "{\"old\":0}\n{\"schema\":\"x\",\"n\":1}\n{\"n\":2}\n{\"n\":3}\n");
+	unlink(path);
+}
+
+Test(nested, records_refuse_a_non_regular_output)
+{
+	struct nested_records r;
+
+	nested_records_init(&r, "/dev/null");
+	nested_records_feed(&r, "{}\n", 3);
+	cr_expect(r.failed);
+	cr_expect_eq(r.written, 0);
+	nested_records_close(&r);
+}
+
+Test(nested, inner_environment)
+{
+	unsetenv(NESTED_ENV_INNER);
+	setenv(NESTED_ENV_OUTPUT, "/nested/records.jsonl", 1);
+	cr_expect(!nested_is_inner());
+	cr_expect_null(nested_inner_output());
+	setenv(NESTED_ENV_INNER, "1", 1);
+	cr_expect(nested_is_inner());
+	cr_expect_str_eq(nested_inner_output(), "/nested/records.jsonl");
+	unsetenv(NESTED_ENV_INNER);
+	unsetenv(NESTED_ENV_OUTPUT);
+}
+
+Test(nested, force_nested_makes_kvm_unusable)
+{
+	setenv("ENTRYLAB_FORCE_NESTED", "1", 1);
+	cr_expect(!nested_kvm_usable());
+	unsetenv("ENTRYLAB_FORCE_NESTED");
+}

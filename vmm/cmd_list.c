@@ -1,0 +1,83 @@
+/*
+ * `entrylab list WHAT`: the names users type, straight from the tables the
+ * code uses (features.def, knobs.h, the benchmark and event tables).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmdline.h"
+#include "commands.h"
+#include "cpuid.h"
+#include "entrylab/features.h"
+#include "entrylab/knobs.h"
+#include "status.h"
+
+static int list_features(void)
+{
+	char where[48], enf[96];
+	unsigned i;
+
+	for (i = 0; i < EL_FEAT_COUNT; i++) {
+		cpuid_feature_where(i, where, sizeof(where));
+		cpuid_feature_enforcement(i, enf, sizeof(enf));
+		printf("%-14s %-22s %s\n", el_features[i].name, where, enf);
+	}
+	return 0;
+}
+
+static int list_knobs(void)
+{
+	size_t i;
+
+	for (i = 0; i < EL_KNOB_COUNT; i++) {
+		const struct el_knob_desc *k = &el_knobs[i];
+		const struct el_config_desc *c = &el_config[k->item];
+		char values[96] = "";
+		const char *const *v;
+
+		if (k->flag_value < 0) {
+			for (v = c->values; *v; v++) {
+				strncat(values, *v, sizeof(values) - strlen(values) - 2);
+				if (v[1])
+					strncat(values, "|", sizeof(values) - strlen(values) - 1);
+			}
+			printf("%-18s %-28s [%s] %s\n", k->name, values, c->values[c->def], k->help);
+		} else {
+			printf("%-18s %-28s %s\n", k->name, "(flag)", k->help);
+		}
+	}
+	printf("%-18s %-28s %s\n", "init", "PATH", "program the guest runs as /init");
+	printf("%-18s %-28s %s\n", "test.crash", "none|triple|hang|ud|badport",
+	       "make the guest kernel fail on purpose (tests of the VMM)");
+	return 0;
+}
+
+static int list_nothing(const char *what)
+{
+	fprintf(stderr, "entrylab list %s: none in this build yet\n", what);
+	return 0;
+}
+
+static int list_benches(void) { return list_nothing("benches"); }
+static int list_events(void) { return list_nothing("events"); }
+static int list_experiments(void) { return list_nothing("experiments"); }
+
+static const struct {
+	const char *what;
+	int (*fn)(void);
+} lists[] = {
+	{"benches", list_benches}, {"events", list_events},	    {"knobs", list_knobs},
+	{"features", list_features}, {"experiments", list_experiments},
+};
+
+int cmd_list(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc == 2)
+		for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+			if (!strcmp(argv[1], lists[i].what))
+				return lists[i].fn();
+	fprintf(stderr, "usage: entrylab list benches|events|knobs|features|experiments\n");
+	return EL_EXIT_USAGE;
+}

@@ -1,0 +1,75 @@
+/*
+ * The exit loop and the devices behind it: what one run's KVM_RUN loop
+ * carries around (struct el_loop), the I/O dispatch contract, and the
+ * handlers of the port table (exit_io.c).  Internal to the VMM.
+ */
+#ifndef EL_EXIT_H
+#define EL_EXIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "run.h"
+#include "vm.h"
+
+#define EL_CONSOLE_CAP (4u << 20) /* bytes kept; beyond that the oldest go */
+
+struct el_console {
+	char *buf;
+	size_t len, cap;
+	uint64_t dropped;   /* oldest bytes dropped to stay under EL_CONSOLE_CAP */
+	char line[256];     /* -v: output goes to stderr a line at a time */
+	size_t line_len;
+	uint8_t uart[8];    /* 16550 registers as last written */
+	uint8_t divisor[2]; /* DLL, DLM (visible while LCR.DLAB is set) */
+};
+
+struct el_loop {
+	struct el_vm *vm;
+	const struct el_run_spec *spec;
+	struct el_run_result *res;
+	struct el_console con;
+	struct timespec t0;     /* VM creation: boot_ms and wall_ms count from here */
+	uint64_t region_start;  /* exits_total at REGION_BEGIN */
+	bool stop;
+};
+
+/* One port access, as KVM_EXIT_IO hands it over (data: size * count bytes). */
+struct el_io {
+	uint16_t port;
+	uint8_t size;
+	uint32_t count;
+	bool out;
+	uint8_t *data;
+};
+
+typedef void el_io_fn(struct el_loop *l, const struct el_io *io);
+
+/* Ends the run with status and a one-line detail; the first call wins. */
+void loop_stop(struct el_loop *l, enum el_run_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+double loop_ms(const struct el_loop *l);
+
+/* Runs the vCPU until a handler or the timeout stops it. */
+void exit_loop_run(struct el_loop *l);
+const char *kvm_exit_name(uint32_t reason);
+
+/* KVM_EXIT_IO: dispatches by port (exit_io.c). */
+void exit_io(struct el_loop *l);
+
+el_io_fn dev_console_io; /* COM1 */
+el_io_fn dev_exit_io;    /* isa-debug-exit port */
+el_io_fn hcall_io;       /* EL_PORT_HCALL + nr */
+
+/* Hands the console buffer to res (console, console_len). */
+void console_finish(struct el_loop *l);
+void console_free(struct el_console *c);
+
+/* Validates a report copied out of the guest; -1 with the bad field named in err. */
+int hcall_report_check(const struct el_report *r, char *err, size_t errlen);
+
+/* Exception mnemonic ("#PF") for vectors 0-31, NULL otherwise. */
+const char *x86_vector_name(uint32_t vector);
+
+#endif

@@ -1,0 +1,46 @@
+/* KVM exit reasons by name, for details and records. */
+#include <stdio.h>
+
+#include "exit.h"
+#include "kvm.h"
+
+#define NAME(r) [r] = #r
+
+static const char *const kvm_exit_names[] = {
+	NAME(KVM_EXIT_UNKNOWN),		NAME(KVM_EXIT_EXCEPTION),
+	NAME(KVM_EXIT_IO),		NAME(KVM_EXIT_HYPERCALL),
+	NAME(KVM_EXIT_DEBUG),		NAME(KVM_EXIT_HLT),
+	NAME(KVM_EXIT_MMIO),		NAME(KVM_EXIT_IRQ_WINDOW_OPEN),
+	NAME(KVM_EXIT_SHUTDOWN),	NAME(KVM_EXIT_FAIL_ENTRY),
+	NAME(KVM_EXIT_INTR),		NAME(KVM_EXIT_SET_TPR),
+	NAME(KVM_EXIT_TPR_ACCESS),	NAME(KVM_EXIT_S390_SIEIC),
+	NAME(KVM_EXIT_S390_RESET),	NAME(KVM_EXIT_DCR),
+	NAME(KVM_EXIT_NMI),		NAME(KVM_EXIT_INTERNAL_ERROR),
+	NAME(KVM_EXIT_OSI),		NAME(KVM_EXIT_PAPR_HCALL),
+	NAME(KVM_EXIT_S390_UCONTROL),	NAME(KVM_EXIT_WATCHDOG),
+	NAME(KVM_EXIT_S390_TSCH),	NAME(KVM_EXIT_EPR),
+	NAME(KVM_EXIT_SYSTEM_EVENT),	NAME(KVM_EXIT_S390_STSI),
+	NAME(KVM_EXIT_IOAPIC_EOI),	NAME(KVM_EXIT_HYPERV),
+	NAME(KVM_EXIT_ARM_NISV),	NAME(KVM_EXIT_X86_RDMSR),
+	NAME(KVM_EXIT_X86_WRMSR),	NAME(KVM_EXIT_DIRTY_RING_FULL),
+	NAME(KVM_EXIT_AP_RESET_HOLD),	NAME(KVM_EXIT_X86_BUS_LOCK),
+	NAME(KVM_EXIT_XEN),		NAME(KVM_EXIT_RISCV_SBI),
+	NAME(KVM_EXIT_RISCV_CSR),	NAME(KVM_EXIT_NOTIFY),
+#ifdef KVM_EXIT_LOONGARCH_IOCSR
+	NAME(KVM_EXIT_LOONGARCH_IOCSR),
+#endif
+#ifdef KVM_EXIT_MEMORY_FAULT
+	NAME(KVM_EXIT_MEMORY_FAULT),
+#endif
+};
+
+const char *kvm_exit_name(uint32_t reason)
+{
+	static _Thread_local char unknown[32];
+
+	if (reason < sizeof(kvm_exit_names) / sizeof(kvm_exit_names[0]) &&
+	    kvm_exit_names[reason])
+		return kvm_exit_names[reason];
+	snprintf(unknown, sizeof(unknown), "KVM_EXIT_%u", reason);
+	return unknown;
+}

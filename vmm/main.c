@@ -1,0 +1,61 @@
+/*
+ * entrylab: boot a purpose-built guest kernel under KVM with the CPU
+ * features and entry-code variants you choose, run a benchmark in guest
+ * user mode, and compare what it cost.  Subcommands come from a table.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "status.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+};
+
+static const struct command commands[] = {
+	{"run", cmd_run, "run [OPTIONS] [BENCH [ARGS...]]   boot, run, write one record per repeat"},
+	{"cpuid", cmd_cpuid, "cpuid [--cpu SPEC] [--json]       what the guest would see"},
+	{"list", cmd_list, "list benches|events|knobs|features|experiments"},
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: entrylab COMMAND [ARGS...]\n");
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  entrylab %s\n", commands[i].usage);
+	fprintf(f, "  entrylab --version\n"
+		   "Exit status: the guest program's own on completion; %d usage, %d unsupported,\n"
+		   "%d guest crash, %d guest bad I/O, %d timeout, %d VMM error (README.md).\n",
+		EL_EXIT_USAGE, EL_EXIT_UNSUPPORTED, EL_EXIT_GUEST_CRASH, EL_EXIT_GUEST_BAD_IO,
+		EL_EXIT_TIMEOUT, EL_EXIT_VMM);
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EL_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("entrylab %s\n", ENTRYLAB_VERSION);
+		return 0;
+	}
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "entrylab: unknown command '%s'; `entrylab --help` lists them\n", argv[1]);
+	return EL_EXIT_USAGE;
+}

@@ -1,0 +1,42 @@
+/*
+ * PVH kernel loader: checks an ELF64 x86-64 executable with libelf, finds
+ * its PVH entry note (owner "Xen", type XEN_ELFNOTE_PHYS32_ENTRY) and
+ * copies its PT_LOAD segments to their physical addresses.  Works on a
+ * memory buffer (the embedded kernel or a --kernel file).
+ */
+#ifndef EL_PVH_LOAD_H
+#define EL_PVH_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpa.h"
+
+#define PVH_MAX_SEGMENTS 16
+
+struct pvh_segment {
+	uint64_t paddr, filesz, memsz, offset;
+};
+
+struct pvh_image {
+	uint64_t entry;  /* 32-bit physical entry point, from the note */
+	uint64_t lo, hi; /* physical extent of the PT_LOAD segments [lo, hi) */
+	unsigned nr_segments;
+	struct pvh_segment seg[PVH_MAX_SEGMENTS];
+};
+
+/*
+ * Checks the image against mem's RAM without touching it.  -1 with a
+ * message naming the problem in err: not ELF or truncated, wrong class,
+ * byte order, machine or type, a segment beyond the file, filesz > memsz,
+ * a segment outside RAM below 3 GiB or over the boot-info area, overlapping
+ * segments, no PVH note, an entry outside the segments.
+ */
+int pvh_parse(const void *elf, size_t len, const struct el_mem *mem, struct pvh_image *img,
+	      char *err, size_t errlen);
+
+/* pvh_parse(), then copy the segments into guest memory and zero their bss. */
+int pvh_load(const void *elf, size_t len, struct el_mem *mem, struct pvh_image *img,
+	     char *err, size_t errlen);
+
+#endif

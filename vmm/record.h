@@ -1,0 +1,34 @@
+/*
+ * Records: one JSON object per run (DESIGN.md, "Records"; results/README.md
+ * has the schema), built from the run's spec and result, appended to a
+ * JSON-lines file atomically.
+ */
+#ifndef EL_RECORD_H
+#define EL_RECORD_H
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "host_info.h"
+#include "run.h"
+
+#define EL_RECORD_SCHEMA "entrylab.run/1"
+
+/* Record status string and process exit code of a result. */
+const char *record_status(const struct el_run_result *res);
+int record_exit_code(const struct el_run_result *res);
+
+/* A new record object (caller puts it). */
+struct json_object *record_build(const struct el_cli_run *cli, const struct el_host_info *host,
+				 const struct el_run_result *res);
+
+/*
+ * Appends one line to path: the whole line or nothing (a short write is
+ * rolled back), fsync'ed.  Returns 0, or -1 after printing why.
+ */
+int record_append(const char *path, struct json_object *rec);
+
+/* Default output path under results/ (directory created if needed). */
+int record_default_path(const char *bench, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * el_vm_run(): one boot of the guest, start to end.  Set-up reads as a
+ * checklist (VM, CPUID, kernel, start_info, vCPU state, pinning, timeout);
+ * the first step that fails ends the run with its status and message.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exit.h"
+#include "kvm.h"
+#include "pvh_load.h"
+#include "pvh_start.h"
+#include "regs_dump.h"
+#include "timeout.h"
+
+struct run_ctx {
+	struct el_loop loop;
+	struct el_vm vm;
+	struct el_timeout timeout;
+	cpu_set_t old_affinity;
+	bool pinned;
+	struct el_cpuid supported, wanted;
+	char cmdline[EL_CMDLINE_MAX];
+	char err[512];
+};
+
+static int run_fail(struct run_ctx *c, enum el_run_status st)
+{
+	loop_stop(&c->loop, st, "%s", c->err);
+	return -1;
+}
+
+static int run_kvm_fail(struct run_ctx *c, const char *what, const char *fallback)
+{
+	const char *why = kvm_last_error();
+
+	snprintf(c->err, sizeof(c->err), "%s: %s", what, *why ? why : fallback);
+	return run_fail(c, EL_RUN_VMM_ERROR);
+}
+
+/* KVM's CPUID, the --cpu policy on top, into the vCPU and read back for the record. */
+static int run_cpuid(struct run_ctx *c)
+{
+	struct el_run_result *res = c->loop.res;
+
+	if (cpuid_kvm_supported(c->vm.kvm_fd, &c->supported))
+		return run_kvm_fail(c, "cannot read KVM's supported CPUID",
+				    "KVM_GET_SUPPORTED_CPUID failed");
+	if (cpuid_apply(&c->supported, &c->loop.spec->cpu, &c->wanted, c->err, sizeof(c->err)))
+		return run_fail(c, EL_RUN_UNSUPPORTED);
+	if (cpuid_kvm_set(c->vm.vcpu_fd, &c->wanted))
+		return run_kvm_fail(c, "cannot set the vCPU's CPUID", "KVM_SET_CPUID2 failed");
+	if (cpuid_kvm_get(c->vm.vcpu_fd, &res->vcpu_cpuid))
+		return run_kvm_fail(c, "cannot read the vCPU's CPUID back", "KVM_GET_CPUID2 failed");
+	return 0;
+}
+
+/* Kernel, then start_info above the boot-info area, then the vCPU's entry state. */
+static int run_boot_image(struct run_ctx *c)
+{
+	const struct el_run_spec *spec = c->loop.spec;
+	struct pvh_image img;
+	char why[400];
+	uint64_t si;
+
+	if (!spec->kernel || !spec->kernel_len) {
+		snprintf(c->err, sizeof(c->err), "no guest kernel image to boot");
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	}
+	if (pvh_load(spec->kernel, spec->kernel_len, &c->vm.mem, &img, why, sizeof(why))) {
+		snprintf(c->err, sizeof(c->err), "cannot load the guest kernel: %s", why);
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	}
+	if (pvh_cmdline_compose(c->cmdline, sizeof(c->cmdline), spec->append, c->loop.res->tsc_khz,
+				c->err, sizeof(c->err)))
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	si = pvh_start_build(&c->vm.mem, c->cmdline, img.hi, spec->initrd, spec->initrd_len, c->err,
+			     sizeof(c->err));
+	if (!si)
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	if (vcpu_boot(&c->vm, img.entry, si, c->err, sizeof(c->err)))
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	return 0;
+}
+
+static int run_pin(struct run_ctx *c, int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	if (cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(c->old_affinity), &c->old_affinity)) {
+		snprintf(c->err, sizeof(c->err), "--pin %d: no such CPU; choose one this process "
+			 "may run on (see nproc)", cpu);
+		return run_fail(c, EL_RUN_UNSUPPORTED);
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		snprintf(c->err, sizeof(c->err),
+			 "--pin %d: cannot run the vCPU thread there (%s); choose a CPU this "
+			 "process may use (see nproc, taskset -p $$)",
+			 cpu, strerror(errno));
+		return run_fail(c, EL_RUN_UNSUPPORTED);
+	}
+	c->pinned = true;
+	return 0;
+}
+
+static int run_prepare(struct run_ctx *c)
+{
+	const struct el_run_spec *spec = c->loop.spec;
+
+	if (vm_create(&c->vm, spec->mem_bytes, c->err, sizeof(c->err)))
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	c->loop.res->tsc_khz = vm_tsc_khz(&c->vm);
+	if (run_cpuid(c) || run_boot_image(c) || run_pin(c, spec->pin_cpu))
+		return -1;
+	if (spec->timeout_s > 0 &&
+	    timeout_arm(&c->timeout, c->vm.run, spec->timeout_s, c->err, sizeof(c->err)))
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	return 0;
+}
+
+void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
+{
+	struct run_ctx *c = calloc(1, sizeof(*c));
+
+	memset(res, 0, sizeof(*res));
+	if (!c) {
+		res->status = EL_RUN_VMM_ERROR;
+		snprintf(res->detail, sizeof(res->detail), "out of memory");
+		return;
+	}
+	c->loop = (struct el_loop){.vm = &c->vm, .spec = spec, .res = res};
+	clock_gettime(CLOCK_MONOTONIC, &c->loop.t0);
+	kvm_last_error_clear();
+
+	if (!run_prepare(c)) {
+		exit_loop_run(&c->loop);
+		if (res->status != EL_RUN_OK)
+			regs_dump(c->vm.vcpu_fd, res->regs, sizeof(res->regs));
+	}
+	timeout_disarm(&c->timeout);
+	if (c->pinned)
+		sched_setaffinity(0, sizeof(c->old_affinity), &c->old_affinity);
+	console_finish(&c->loop);
+	vm_destroy(&c->vm);
+	res->wall_ms = loop_ms(&c->loop);
+	free(c);
+}
+
+void el_run_result_free(struct el_run_result *res)
+{
+	free(res->console);
+	res->console = NULL;
+	res->console_len = 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * One VM with one vCPU: the KVM file descriptors, the vCPU's shared run
+ * page and the guest RAM.  Created and torn down by vm.c; the vCPU's boot
+ * state is set by vcpu_boot.c.
+ */
+#ifndef EL_VM_H
+#define EL_VM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpa.h"
+
+struct kvm_run;
+
+struct el_vm {
+	int kvm_fd, vm_fd, vcpu_fd;
+	struct kvm_run *run; /* mmap of the vCPU fd */
+	size_t run_size;
+	struct el_mem mem;
+};
+
+/* Fresh VM with mem_bytes of RAM and one vCPU; -1 with a message in err. */
+int vm_create(struct el_vm *vm, uint64_t mem_bytes, char *err, size_t errlen);
+/* Releases whatever vm_create() got, also after a partial failure. */
+void vm_destroy(struct el_vm *vm);
+
+/* KVM_GET_TSC_KHZ on the vCPU, 0 when KVM cannot tell. */
+uint64_t vm_tsc_khz(const struct el_vm *vm);
+
+/*
+ * The PVH entry state: 32-bit protected mode, flat segments, paging off,
+ * EBX = start_info, EIP = entry; plus the boot MSRs.  CPUID must be set
+ * before (MSR and CR4 checks depend on it).  -1 with a message in err.
+ */
+int vcpu_boot(struct el_vm *vm, uint64_t entry, uint64_t start_info, char *err, size_t errlen);
+
+#endif
