@@ -225,7 +225,7 @@ int cmd_cpuid(int argc, char **argv)
 			return EL_EXIT_UNSUPPORTED;
 		}
 		if (!usable)
-			return nested_run(argc, argv, NULL, NULL);
+			return nested_run(argc + 1, argv - 1, NULL, NULL);
 	}
 	rc = views_get(&o, &views, &hi);
 	if (rc)

@@ -111,7 +111,7 @@ static int run_native(struct el_cli_run *cli, const char *output)
 		else if (cli->csv_sep)
 			summary_csv(stdout, cli, &res);
 		else
-			summary_print(stdout, cli, &host, &res, output);
+			summary_print(stdout, cli, &host, &res, nested_is_inner() ? NULL : output);
 		summary_problem(stderr, &res);
 		json_object_put(rec);
 		el_run_result_free(&res);
@@ -156,7 +156,7 @@ int cmd_run(int argc, char **argv)
 			return EL_EXIT_UNSUPPORTED;
 		}
 		if (!usable)
-			return nested_run(argc, argv, output, NULL);
+			return nested_run(argc + 1, argv - 1, output, NULL);
 	}
 	return run_native(&cli, output);
 }

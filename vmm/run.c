@@ -55,6 +55,10 @@ static int run_cpuid(struct run_ctx *c)
 		return run_kvm_fail(c, "cannot set the vCPU's CPUID", "KVM_SET_CPUID2 failed");
 	if (cpuid_kvm_get(c->vm.vcpu_fd, &res->vcpu_cpuid))
 		return run_kvm_fail(c, "cannot read the vCPU's CPUID back", "KVM_GET_CPUID2 failed");
+	/* Some KVMs (kvm_pvm) silently keep their own CPUID: an explicit toggle must not be lost. */
+	if (cpuid_check_kept(&c->loop.spec->cpu, &c->wanted, &res->vcpu_cpuid, c->err,
+			     sizeof(c->err)))
+		return run_fail(c, EL_RUN_UNSUPPORTED);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include "entrylab/features.h"
 #include "entrylab/knobs.h"
+#include "cmdline.h"
 #include "record.h"
 #include "summary.h"
 
@@ -19,14 +20,18 @@ static const char *config_name(unsigned item, uint8_t v)
 	return el_config[item].values[v];
 }
 
-static void print_config(FILE *f, const struct el_report *b)
+static void print_config(FILE *f, const struct el_report *b, const char *append)
 {
+	struct el_cmdline want;
 	unsigned i;
+
+	if (el_cmdline_parse(append, &want, NULL, NULL))
+		memset(&want, 0, sizeof(want));
 
 	fprintf(f, "  config  ");
 	for (i = 0; i < EL_CFG_COUNT; i++) {
 		fprintf(f, " %s=%s", el_config[i].key, config_name(i, b->config[i]));
-		if (b->requested[i] != b->config[i] && b->requested[i] != EL_CONFIG_UNSET)
+		if (want.given[i] && b->requested[i] != b->config[i])
 			fprintf(f, "(asked %s)", config_name(i, b->requested[i]));
 	}
 	fprintf(f, "\n");
@@ -61,7 +66,7 @@ void summary_print(FILE *f, const struct el_cli_run *cli, const struct el_host_i
 		fprintf(f, "  cr0 0x%llx  cr4 0x%llx  efer 0x%llx\n",
 			(unsigned long long)res->boot.cr0, (unsigned long long)res->boot.cr4,
 			(unsigned long long)res->boot.efer);
-		print_config(f, &res->boot);
+		print_config(f, &res->boot, cli->append);
 		print_cpuid(f, res->boot.cpuid);
 	}
 	if (res->have_run && res->run.region.valid) {

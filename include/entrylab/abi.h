@@ -51,6 +51,21 @@ enum el_hcall {
 	EL_HC_COUNT
 };
 
+/* ---- Region markers (user program -> guest kernel) ----------------------- */
+
+/*
+ * The measured region of a benchmark is bracketed by a syscall only the
+ * entrylab guest kernel implements (Linux answers -ENOSYS, so the same
+ * binary runs unmarked on a Linux host):
+ *   rax = EL_SYS_REGION, rdi = EL_REGION_BEGIN or EL_REGION_END,
+ *   rsi = iterations of the loop (BEGIN; 0 if unknown).  Returns 0.
+ * BEGIN resets the region counters and starts the PMU and the TSC read as
+ * late as possible; END stops them as early as possible.
+ */
+#define EL_SYS_REGION 1000
+#define EL_REGION_BEGIN 1
+#define EL_REGION_END 2
+
 /* ---- Reports ---------------------------------------------------------- */
 
 #define EL_REPORT_MAGIC 0x52504c45u /* "ELPR" */

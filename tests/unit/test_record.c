@@ -13,7 +13,8 @@
 
 static struct el_cli_run cli = {.cpu_spec = "host,-pge", .append = "pti=on", .repeat = 1};
 static struct el_host_info host = {.cpu_model = "Test CPU", .vendor = "AuthenticAMD",
-				   .kernel = "6.1", .kvm = "native", .pmu = "none"};
+				   .kernel = "6.1", .kvm = "native", .kvm_module = "kvm_amd",
+				   .pmu = "none"};
 
 static struct json_object *field(struct json_object *o, const char *a, const char *b)
 {
