@@ -36,7 +36,7 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing
 fi
 
-"$src/harness/nested/fetch-kernel.sh" "$build/nested"
+sh "$src/harness/nested/fetch-kernel.sh" "$build/nested/cache"
 
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" -j "$(nproc)"

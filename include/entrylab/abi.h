@@ -63,8 +63,28 @@ enum el_hcall {
  * late as possible; END stops them as early as possible.
  */
 #define EL_SYS_REGION 1000
+#define EL_REGION_QUERY 0 /* no-op, returns 0: tells the entrylab kernel from Linux */
 #define EL_REGION_BEGIN 1
 #define EL_REGION_END 2
+
+/*
+ * Self-IPI service for the `irq` benchmark and the register checker:
+ *   rax = EL_SYS_SELF_IPI, rdi = count (1..EL_SELF_IPI_MAX), rsi = 0 (flags,
+ *   reserved).  Returns 0, or -EINVAL for a count out of range or rsi != 0.
+ * The kernel makes `count` interrupts from its local APIC (self-IPI, one
+ * fixed vector) arrive while the caller is in user mode: the first one is
+ * pending when the syscall returns and is taken at the first user
+ * instruction; each handler that interrupted user mode sends the next one
+ * before it returns while the remaining count is non-zero.  So the count
+ * interrupts form a back-to-back chain of user-mode interrupt entries and
+ * returns (the paths entry.ret and entry.irq_return select), all taken
+ * before the caller's next instruction completes.  User registers, flags and
+ * the user stack (red zone included) are preserved as for any interrupt;
+ * RAX, RCX and R11 change as for any syscall.  Each one counts in
+ * el_region.interrupts.  Linux answers -ENOSYS.
+ */
+#define EL_SYS_SELF_IPI 1001
+#define EL_SELF_IPI_MAX (1u << 20)
 
 /* ---- Reports ---------------------------------------------------------- */
 
