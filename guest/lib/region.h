@@ -16,19 +16,15 @@
 
 #include <entrylab/abi.h>
 
+#include "sys.h"
+
 /* Slow path, out of line: records the state, reports a failure once. */
 void el_region_failed(long ret, int op);
 
 static inline long el_region_syscall(long op, uint64_t iterations)
 {
-	long ret;
-
-	/* "memory": no load or store of the loop moves across the marker. */
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"((long)EL_SYS_REGION), "D"(op), "S"(iterations)
-			 : "rcx", "r11", "memory");
-	return ret;
+	/* el_syscall2 clobbers "memory": no load or store of the loop crosses it. */
+	return el_syscall2(EL_SYS_REGION, op, (long)iterations);
 }
 
 static inline void el_region_begin(uint64_t iterations)

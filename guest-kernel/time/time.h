@@ -1,0 +1,18 @@
+/*
+ * Time keeping: a clock source (kvmclock where KVM offers it, else the TSC
+ * with the frequency from CPUID or the VMM's el.tsc_khz) and the wall clock
+ * at boot (kvmclock's, else the VMM's el.epoch_ns).
+ */
+#ifndef EL_TIME_H
+#define EL_TIME_H
+
+#include "kernel.h"
+
+/* After cpu_setup() and the command line: picks and initialises the clock source. */
+void time_init(void);
+uint64_t time_monotonic_ns(void);
+uint64_t time_realtime_ns(void);
+/* TSC frequency in use (kHz), 0 if unknown. */
+uint64_t time_tsc_khz(void);
+
+#endif
