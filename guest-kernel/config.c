@@ -11,6 +11,7 @@
 #include "lib/kprintf.h"
 #include "lib/string.h"
 #include "mm/paging.h"
+#include "vdso/vdso.h"
 
 typedef uint8_t config_resolver(unsigned item);
 
@@ -111,22 +112,10 @@ static uint8_t resolve_irq_direct(unsigned item)
 	return EL_IRQRET_DIRECT;
 }
 
-static uint8_t resolve_vsyscall(unsigned item)
-{
-	(void)item;
-	return EL_VSYSCALL_NONE; /* no user mode yet: no vsyscall page */
-}
-
+/* vsyscall, vdso, vdso_tsc, vdso_clamp: what vdso_init() set up (needs it to have run). */
 static uint8_t resolve_vdso(unsigned item)
 {
-	(void)item;
-	return EL_VDSO_OFF;
-}
-
-/* Selected at boot, no set-up to fail: the requested value is the effective one. */
-static uint8_t resolve_requested(unsigned item)
-{
-	return kernel_cmdline.requested[item];
+	return vdso_config(item);
 }
 
 static config_resolver *const resolvers[EL_CFG_COUNT] = {
@@ -137,10 +126,10 @@ static config_resolver *const resolvers[EL_CFG_COUNT] = {
 	[EL_CFG_GLOBAL] = resolve_global,
 	[EL_CFG_RET] = resolve_iret,
 	[EL_CFG_IRQ_RETURN] = resolve_irq_direct,
-	[EL_CFG_VSYSCALL] = resolve_vsyscall,
+	[EL_CFG_VSYSCALL] = resolve_vdso,
 	[EL_CFG_VDSO] = resolve_vdso,
-	[EL_CFG_VDSO_TSC] = resolve_requested,
-	[EL_CFG_VDSO_CLAMP] = resolve_requested,
+	[EL_CFG_VDSO_TSC] = resolve_vdso,
+	[EL_CFG_VDSO_CLAMP] = resolve_vdso,
 };
 
 void config_resolve(void)

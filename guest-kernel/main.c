@@ -1,18 +1,28 @@
 /*
- * kmain: the boot sequence, from boot.S to the boot report and the exit.
+ * kmain: the boot sequence, from boot.S to the boot report, then init from
+ * the initrd; its exit ends the VM (proc/process.c).
  */
 #include "arch/x86_64/cpufeature.h"
 #include "arch/x86_64/desc.h"
+#include "arch/x86_64/legacy_pic.h"
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/syscall_init.h"
 #include "boot/bootinfo.h"
 #include "config.h"
 #include "cpu_setup.h"
 #include "crash.h"
+#include "fs/initrd.h"
+#include "fs/vfs.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
+#include "mm/frame.h"
 #include "mm/paging.h"
+#include "proc/process.h"
 #include "report.h"
 #include "selfcheck.h"
+#include "sys/uaccess.h"
+#include "time/time.h"
+#include "vdso/vdso.h"
 
 void kmain(uint32_t start_info_phys);
 
@@ -27,21 +37,33 @@ void kmain(uint32_t start_info_phys)
 	percpu_init();
 
 	bootinfo_capture(start_info_phys);
+	legacy_pic_mask();
 	kprintf("command line: \"%s\"\n", boot_info.cmdline);
 	bootinfo_print();
 	config_parse_cmdline(boot_info.cmdline);
 
 	cpu_identify();
 	cpu_setup(&kernel_cmdline);
+	frame_init();
 	paging_init();
+	syscall_init();
+	uaccess_init();
+	time_init();
+	vdso_init();
 	config_resolve();
 
 	sc = selfcheck_run_all();
 	report_build_boot(&sc);
 	report_print_boot();
+	kprintf("  frames     %lu pages of 4 KiB free for use in %u ranges\n",
+		frame_stats.total - frame_stats.in_use, frame_stats.nr_ranges);
 	report_send();
 
 	crash_run(kernel_cmdline.test_crash);
-	kprintf("boot complete, exiting with status 0\n");
-	machine_exit(0);
+	vfs_init();
+	if (!initrd_unpack()) {
+		kprintf("no initrd: nothing to run; boot complete, exiting with status 0\n");
+		machine_exit(0);
+	}
+	process_run_init();
 }

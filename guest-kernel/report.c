@@ -94,11 +94,30 @@ void report_print_boot(void)
 	kprintf("  selfcheck  run 0x%x failed 0x%x\n", r->selfcheck_run, r->selfcheck_failed);
 }
 
+static void send(const struct el_report *r)
+{
+	uint64_t pa = virt_to_phys(r);
+
+	if (pa + sizeof(*r) > 0x100000000ull)
+		panic("report at physical 0x%lx is above 4 GiB", pa);
+	outl(EL_PORT_HCALL + EL_HC_REPORT, (uint32_t)pa);
+}
+
 void report_send(void)
 {
-	uint64_t pa = virt_to_phys(&boot_report);
+	send(&boot_report);
+}
 
-	if (pa + sizeof(boot_report) > 0x100000000ull)
-		panic("boot report at physical 0x%lx is above 4 GiB", pa);
-	outl(EL_PORT_HCALL + EL_HC_REPORT, (uint32_t)pa);
+/* The boot report's CPU and configuration fields, then what the run produced. */
+void report_send_run(const struct el_region *region, uint64_t unknown_syscalls, int32_t status)
+{
+	static struct el_report run_report __aligned(64);
+
+	run_report = boot_report;
+	run_report.kind = EL_REPORT_RUN;
+	run_report.unknown_syscalls = unknown_syscalls;
+	run_report.exit_status = status;
+	run_report.flags |= EL_REPORT_EXITED;
+	run_report.region = *region;
+	send(&run_report);
 }

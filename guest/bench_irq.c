@@ -30,8 +30,8 @@ int main(int argc, char **argv)
 		el_usage_error(&bench, "BATCH must be between 1 and %u", EL_SELF_IPI_MAX);
 
 	if (!el_entrylab()) {
-		fprintf(stderr, "irq: needs the entrylab guest kernel (syscall EL_SYS_SELF_IPI = %d); "
-			"run it with `entrylab run irq`\n", EL_SYS_SELF_IPI);
+		fprintf(stderr, "irq: needs the entrylab guest kernel (syscall EL_SYS_SELF_IPI = "
+			"%d); run it with `entrylab run irq`\n", EL_SYS_SELF_IPI);
 		return EL_EXIT_SKIP;
 	}
 	/* One interrupt outside the region: warms the path, checks the service. */
@@ -57,7 +57,8 @@ int main(int argc, char **argv)
 	t1 = el_now_ns();
 
 	if (ret != 0) {
-		fprintf(stderr, "irq: EL_SYS_SELF_IPI(%llu) failed with %ld after %llu interrupts\n",
+		fprintf(stderr, "irq: EL_SYS_SELF_IPI(%llu) failed with %ld after %llu "
+			"interrupts\n",
 			(unsigned long long)batch, ret, (unsigned long long)done);
 		return 1;
 	}

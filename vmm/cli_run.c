@@ -154,9 +154,13 @@ int cli_run_parse(int argc, char **argv, struct el_cli_run *cli)
 	optind = 1;
 	opterr = 1;
 	/* '+': stop at the benchmark name; what follows are its arguments. */
-	while ((opt = getopt_long(argc, argv, "+c:a:n:e:r:m:o:x:vh", run_options, NULL)) != -1)
+	while ((opt = getopt_long(argc, argv, "+c:a:n:e:r:m:o:x:vh", run_options, NULL)) != -1) {
 		if ((rc = parse_one(opt, optarg, cli)))
 			return rc;
+		/* What follows --exec FILE belongs to the program, options included. */
+		if (opt == OPT_EXEC)
+			break;
+	}
 
 	if (optind < argc && !cli->exec)
 		cli->bench = argv[optind++];

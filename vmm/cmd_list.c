@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cmdline.h"
 #include "commands.h"
 #include "cpuid.h"
@@ -58,7 +59,14 @@ static int list_nothing(const char *what)
 	return 0;
 }
 
-static int list_benches(void) { return list_nothing("benches"); }
+static int list_benches(void)
+{
+	const struct el_bench *b;
+
+	for (unsigned i = 0; (b = bench_at(i)); i++)
+		printf("%-14s seed %-8s [%s] %s\n", b->name, b->seed, b->default_args, b->description);
+	return 0;
+}
 static int list_events(void) { return list_nothing("events"); }
 static int list_experiments(void) { return list_nothing("experiments"); }
 

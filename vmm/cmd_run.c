@@ -10,10 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "blobs.h"
 #include "cli.h"
 #include "cmdline.h"
 #include "commands.h"
+#include "initrd.h"
 #include "nested.h"
 #include "record.h"
 #include "status.h"
@@ -125,6 +127,118 @@ static int run_native(struct el_cli_run *cli, const char *output)
 	return exit_code;
 }
 
+/* Storage for the one program a command runs (one per process). */
+static struct el_cpio program_initrd;
+static char program_args_quoted[3072];
+static char *program_argv[64];
+static char program_default_args[256];
+static char program_iter[24];
+static unsigned char *program_exec_image;
+
+/* Benchmark arguments: the defaults when none are given, -n substituted. */
+static int program_args(struct el_cli_run *cli, const struct el_bench *b)
+{
+	int n = 0;
+
+	if (cli->nargs == 0 && b) {
+		char *save, *tok;
+
+		snprintf(program_default_args, sizeof(program_default_args), "%s", b->default_args);
+		for (tok = strtok_r(program_default_args, " ", &save); tok && n < 63;
+		     tok = strtok_r(NULL, " ", &save))
+			program_argv[n++] = tok;
+	} else {
+		for (n = 0; n < cli->nargs && n < 63; n++)
+			program_argv[n] = cli->args[n];
+		if (cli->nargs >= 63) {
+			fprintf(stderr, "entrylab run: more than 62 program arguments\n");
+			return EL_EXIT_USAGE;
+		}
+	}
+	if (cli->iterations) {
+		if (!b) {
+			fprintf(stderr, "entrylab run: -n applies to the built-in benchmarks; pass "
+					"your program's own arguments after --exec FILE\n");
+			return EL_EXIT_USAGE;
+		}
+		snprintf(program_iter, sizeof(program_iter), "%llu",
+			 (unsigned long long)cli->iterations);
+		if ((int)b->iter_arg >= n) {
+			fprintf(stderr, "entrylab run: -n: %s takes its iteration count as argument "
+					"%u; give the arguments before it too (defaults: %s)\n",
+				b->name, b->iter_arg + 1, b->default_args);
+			return EL_EXIT_USAGE;
+		}
+		program_argv[b->iter_arg] = program_iter;
+	} else if (b && (int)b->iter_arg < n) {
+		uint64_t it;
+
+		if (!cli_parse_u64(program_argv[b->iter_arg], 1, UINT64_MAX, &it))
+			cli->iterations = it;
+	}
+	program_argv[n] = NULL;
+	cli->args = program_argv;
+	cli->nargs = n;
+	return 0;
+}
+
+/*
+ * Everything about the program, checked before anything boots: the
+ * benchmark exists or --exec names a runnable static binary; the initrd
+ * around it; its arguments for the guest command line.
+ */
+static int program_prepare(struct el_cli_run *cli)
+{
+	const struct el_bench *b = NULL;
+	const unsigned char *image;
+	size_t len;
+	char err[512];
+	int rc;
+
+	if (!cli->bench && !cli->exec) {
+		if (cli->iterations) {
+			fprintf(stderr, "entrylab run: -n needs a benchmark; `entrylab list benches`\n");
+			return EL_EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (cli->exec) {
+		program_exec_image = file_read(cli->exec, &len);
+		if (!program_exec_image)
+			return EL_EXIT_USAGE;
+		if (exec_check(program_exec_image, len, err, sizeof(err))) {
+			fprintf(stderr, "entrylab run: --exec %s: %s\n", cli->exec, err);
+			return EL_EXIT_USAGE;
+		}
+		image = program_exec_image;
+	} else {
+		b = bench_find(cli->bench);
+		if (!b) {
+			fprintf(stderr, "entrylab run: unknown benchmark '%s'; `entrylab list benches` "
+					"lists them, --exec FILE runs your own program\n", cli->bench);
+			return EL_EXIT_USAGE;
+		}
+		image = b->image;
+		len = b->image_len;
+	}
+	if ((rc = program_args(cli, b)))
+		return rc;
+	if (initrd_quote_args(program_args_quoted, sizeof(program_args_quoted), cli->args,
+			      cli->nargs, err, sizeof(err))) {
+		fprintf(stderr, "entrylab run: %s\n", err);
+		return EL_EXIT_USAGE;
+	}
+	el_cpio_init(&program_initrd);
+	if (initrd_build(&program_initrd, image, len)) {
+		fprintf(stderr, "entrylab run: cannot build the initrd: %s\n", program_initrd.error);
+		return EL_EXIT_VMM;
+	}
+	cli->spec.initrd = program_initrd.buf;
+	cli->spec.initrd_len = program_initrd.len;
+	cli->spec.init_args = program_args_quoted;
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct el_cli_run cli;
@@ -134,11 +248,8 @@ int cmd_run(int argc, char **argv)
 
 	if (rc)
 		return rc;
-	if (cli.bench || cli.exec) {
-		fprintf(stderr, "entrylab run: unknown benchmark '%s'; `entrylab list benches` lists "
-				"them\n", cli.bench ? cli.bench : cli.exec);
-		return EL_EXIT_USAGE;
-	}
+	if ((rc = program_prepare(&cli)))
+		return rc;
 	output = nested_is_inner() ? nested_inner_output() : cli.output;
 	if (!output) {
 		if (record_default_path(cli.bench, defpath, sizeof(defpath)))
@@ -155,8 +266,15 @@ int cmd_run(int argc, char **argv)
 					"host with KVM\n");
 			return EL_EXIT_UNSUPPORTED;
 		}
-		if (!usable)
-			return nested_run(argc + 1, argv - 1, output, NULL);
+		if (!usable) {
+			const char *files[] = {cli.exec, cli.kernel, NULL};
+
+			if (!cli.exec) {
+				files[0] = cli.kernel;
+				files[1] = NULL;
+			}
+			return nested_run(argc + 1, argv - 1, output, files);
+		}
 	}
 	return run_native(&cli, output);
 }

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "entrylab/pvh.h"
 #include "pvh_start.h"
@@ -17,15 +18,19 @@ int pvh_cmdline_compose(char *out, size_t outlen, const char *append, uint64_t t
 			char *err, size_t errlen)
 {
 	size_t max = outlen < EL_CMDLINE_MAX ? outlen : EL_CMDLINE_MAX;
-	int n;
+	char tail[96] = "";
+	struct timespec now;
+	int t = 0, n;
 
 	if (!append)
 		append = "";
 	if (tsc_khz)
-		n = snprintf(out, max, "%s%sel.tsc_khz=%" PRIu64, append, *append ? " " : "",
-			     tsc_khz);
-	else
-		n = snprintf(out, max, "%s", append);
+		t += snprintf(tail + t, sizeof(tail) - (size_t)t, " el.tsc_khz=%" PRIu64, tsc_khz);
+	/* Unix time at (about) the vCPU's TSC 0: a guest's CLOCK_REALTIME without kvmclock. */
+	if (clock_gettime(CLOCK_REALTIME, &now) == 0 && now.tv_sec > 0)
+		t += snprintf(tail + t, sizeof(tail) - (size_t)t, " el.epoch_ns=%" PRIu64,
+			      (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
+	n = snprintf(out, max, "%s%s", append, tail + (*append || !t ? 0 : 1));
 	if (n < 0 || (size_t)n >= max) {
 		snprintf(err, errlen,
 			 "the guest command line is %d bytes; the limit is %zu: shorten --append",

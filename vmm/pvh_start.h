@@ -42,8 +42,9 @@
 #define EL_BOOT_GDT_ENTRIES 4u
 
 /*
- * out = append + " el.tsc_khz=N" (only when tsc_khz != 0).  -1 with a
- * message in err when it does not fit EL_CMDLINE_MAX.
+ * out = append + " el.tsc_khz=N" (only when tsc_khz != 0) + " el.epoch_ns=N"
+ * (CLOCK_REALTIME now, in ns: the guest's wall clock without kvmclock).  -1
+ * with a message in err when it does not fit EL_CMDLINE_MAX.
  */
 int pvh_cmdline_compose(char *out, size_t outlen, const char *append, uint64_t tsc_khz,
 			char *err, size_t errlen);

@@ -81,6 +81,18 @@ static int run_boot_image(struct run_ctx *c)
 	if (pvh_cmdline_compose(c->cmdline, sizeof(c->cmdline), spec->append, c->loop.res->tsc_khz,
 				c->err, sizeof(c->err)))
 		return run_fail(c, EL_RUN_VMM_ERROR);
+	if (spec->init_args && *spec->init_args) {
+		size_t used = strlen(c->cmdline);
+		int n = snprintf(c->cmdline + used, sizeof(c->cmdline) - used, " -- %s",
+				 spec->init_args);
+
+		if (n < 0 || (size_t)n >= sizeof(c->cmdline) - used) {
+			snprintf(c->err, sizeof(c->err), "the guest command line with the program's "
+				 "arguments exceeds %zu bytes: shorten the arguments or --append",
+				 sizeof(c->cmdline) - 1);
+			return run_fail(c, EL_RUN_UNSUPPORTED);
+		}
+	}
 	si = pvh_start_build(&c->vm.mem, c->cmdline, img.hi, spec->initrd, spec->initrd_len, c->err,
 			     sizeof(c->err));
 	if (!si)

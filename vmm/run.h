@@ -24,6 +24,7 @@ struct el_run_spec {
 	size_t kernel_len;
 	const unsigned char *initrd;      /* newc cpio, PVH module 0; NULL = none */
 	size_t initrd_len;
+	const char *init_args;            /* argv[1..] of /init, quoted, after " -- "; NULL = none */
 	uint64_t events[EL_MAX_COUNTERS]; /* raw event configs for the guest PMU */
 	unsigned nr_events;
 };

@@ -10,11 +10,14 @@
  * the end of the token.  An unterminated quote runs to the end of the line.
  * A knob given twice takes the last value.  A token with a problem leaves its
  * setting unchanged and is reported through the callback.
+ * A standalone `--` ends the knobs: the rest of the line is init's argument
+ * list (init_args, split by el_cmdline_next_arg), as Linux passes it to init.
  */
 #include "cmdline.h"
 
 /* Knobs that are not config items, handled by the table below. */
-const char *const el_cmdline_other_knobs[] = {"init", "test.crash", "el.tsc_khz", 0};
+const char *const el_cmdline_other_knobs[] = {"init", "test.crash", "el.tsc_khz", "el.epoch_ns",
+					       0};
 
 static const char *const crash_values[] = {"none", "triple", "hang", "ud", "badport", 0};
 
@@ -118,7 +121,8 @@ static enum el_cmdline_error knob_test_crash(const struct token *t, struct el_cm
 	return 0;
 }
 
-static enum el_cmdline_error knob_tsc_khz(const struct token *t, struct el_cmdline *out)
+/* A decimal uint64_t: digits only, no sign, no overflow. */
+static enum el_cmdline_error parse_u64(const struct token *t, uint64_t *out)
 {
 	uint64_t v = 0;
 	size_t i;
@@ -132,12 +136,23 @@ static enum el_cmdline_error knob_tsc_khz(const struct token *t, struct el_cmdli
 			return EL_CMDLINE_BAD_VALUE;
 		v = v * 10 + d;
 	}
-	out->tsc_khz = v;
+	*out = v;
 	return 0;
 }
 
+static enum el_cmdline_error knob_tsc_khz(const struct token *t, struct el_cmdline *out)
+{
+	return parse_u64(t, &out->tsc_khz);
+}
+
+static enum el_cmdline_error knob_epoch_ns(const struct token *t, struct el_cmdline *out)
+{
+	return parse_u64(t, &out->epoch_ns);
+}
+
 /* In the order of el_cmdline_other_knobs[]; all of them take a value. */
-static other_knob_fn *const other_knob_handlers[] = {knob_init, knob_test_crash, knob_tsc_khz};
+static other_knob_fn *const other_knob_handlers[] = {knob_init, knob_test_crash, knob_tsc_khz,
+						    knob_epoch_ns};
 
 _Static_assert(sizeof(other_knob_handlers) / sizeof(other_knob_handlers[0]) ==
 		       sizeof(el_cmdline_other_knobs) / sizeof(el_cmdline_other_knobs[0]) - 1,
@@ -192,6 +207,8 @@ static void set_defaults(struct el_cmdline *out)
 		out->init[i] = '\0';
 	out->test_crash = EL_CRASH_NONE;
 	out->tsc_khz = 0;
+	out->epoch_ns = 0;
+	out->init_args = 0;
 }
 
 int el_cmdline_parse(const char *cmdline, struct el_cmdline *out, el_cmdline_error_fn *err,
@@ -206,6 +223,13 @@ int el_cmdline_parse(const char *cmdline, struct el_cmdline *out, el_cmdline_err
 		enum el_cmdline_error e;
 
 		p = next_token(p, &t);
+		if (!t.value && span_eq(t.key, t.keylen, "--")) {
+			/* Linux: the rest of the line belongs to init. */
+			while (is_space(*p))
+				p++;
+			out->init_args = p;
+			break;
+		}
 		if (t.keylen == 0 && !t.value)
 			continue; /* trailing whitespace or an empty "" */
 		e = apply_token(&t, out);
@@ -216,4 +240,33 @@ int el_cmdline_parse(const char *cmdline, struct el_cmdline *out, el_cmdline_err
 		}
 	}
 	return problems;
+}
+
+long el_cmdline_next_arg(const char **p, char *out, size_t outlen)
+{
+	const char *s = *p;
+	size_t n = 0;
+	int in_quote = 0, fits = 1;
+
+	while (is_space(*s))
+		s++;
+	if (!*s) {
+		*p = s;
+		return -1;
+	}
+	for (; *s && (in_quote || !is_space(*s)); s++) {
+		if (*s == '"') {
+			in_quote = !in_quote;
+			continue;
+		}
+		if (n + 1 < outlen)
+			out[n] = *s;
+		else
+			fits = 0;
+		n++;
+	}
+	if (outlen)
+		out[n < outlen ? n : outlen - 1] = '\0';
+	*p = s;
+	return fits ? (long)n : -2;
 }

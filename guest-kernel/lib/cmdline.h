@@ -37,6 +37,12 @@ struct el_cmdline {
 	char init[128];                  /* init=PATH, "" if not given */
 	uint8_t test_crash;              /* enum el_test_crash */
 	uint64_t tsc_khz;                /* el.tsc_khz=N from the VMM, 0 if absent */
+	uint64_t epoch_ns;               /* el.epoch_ns=N: unix time (ns) at VM start, 0 if absent */
+	/*
+	 * What follows a standalone `--`: init's arguments (argv[1..]), as on
+	 * Linux.  Points into the parsed string; NULL when there is no `--`.
+	 */
+	const char *init_args;
 };
 
 /*
@@ -49,6 +55,14 @@ typedef void el_cmdline_error_fn(void *ctx, enum el_cmdline_error err, const cha
 /* Fills *out (defaults first); returns the number of problems reported. */
 int el_cmdline_parse(const char *cmdline, struct el_cmdline *out, el_cmdline_error_fn *err,
 		     void *ctx);
+
+/*
+ * Splits init_args into arguments: at *p, skips whitespace and copies the
+ * next argument into out (NUL-terminated; double quotes group whitespace and
+ * are removed), advancing *p.  Returns its length, -1 when there is none
+ * left, -2 when it does not fit outlen (it is skipped).
+ */
+long el_cmdline_next_arg(const char **p, char *out, size_t outlen);
 
 /* Knob names that are not config knobs, for messages ("init", "test.crash", ...). */
 extern const char *const el_cmdline_other_knobs[];

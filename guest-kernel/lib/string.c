@@ -68,3 +68,16 @@ int strcmp(const char *a, const char *b)
 	}
 	return (unsigned char)*a - (unsigned char)*b;
 }
+
+size_t strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (size) {
+		size_t n = len < size - 1 ? len : size - 1;
+
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return len;
+}

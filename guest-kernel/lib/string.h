@@ -13,5 +13,7 @@ int memcmp(const void *a, const void *b, size_t n);
 size_t strlen(const char *s);
 size_t strnlen(const char *s, size_t max);
 int strcmp(const char *a, const char *b);
+/* Copies at most size-1 bytes and NUL-terminates (size > 0); returns strlen(src). */
+size_t strlcpy(char *dst, const char *src, size_t size);
 
 #endif

@@ -7,8 +7,9 @@
  *   direct map  2 MiB pages, RW+NX, over every 2 MiB chunk that holds RAM,
  *               the first 2 MiB (firmware and boot structures) and modules.
  * Every leaf carries PTE_G when CR4.PGE is on: without PTI all kernel
- * mappings are global, as in Linux.  Table pages come from a static pool
- * until there is a frame allocator.
+ * mappings are global, as in Linux.  Table pages come from the frame
+ * allocator; while boot.S's tables are live only frames below BOOT_MAP_SIZE
+ * are reachable, and the allocator hands out low frames first.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
@@ -16,14 +17,11 @@
 #include "boot/bootinfo.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
+#include "mm/frame.h"
 #include "mm/paging.h"
 #include "mm/pgtable.h"
 
-#define TABLE_POOL_PAGES 32
-
 struct kernel_paging kpaging;
-
-static uint64_t table_pool[TABLE_POOL_PAGES][PT_ENTRIES] __page_aligned_bss;
 
 /* Image regions and their permissions (PTE_NX is dropped without EFER.NXE). */
 static const struct {
@@ -38,42 +36,63 @@ static const struct {
 
 static uint64_t *table_alloc(void)
 {
-	if (kpaging.table_pages == TABLE_POOL_PAGES)
+	uint64_t pa = frame_alloc_zeroed();
+
+	if (!pa)
 		return 0;
-	return table_pool[kpaging.table_pages++];
+	kpaging.table_pages++;
+	return phys_to_virt(pa);
 }
 
-/* The table under entry idx of table, created if absent; 0 when the pool is empty. */
-static uint64_t *table_next(uint64_t *table, unsigned idx)
+/*
+ * The table under entry idx of table, created if absent; 0 when out of
+ * frames.  `user` adds PTE_U to the entry: the CPU checks U at every level,
+ * so a user-accessible kernel-half page (the vsyscall page) needs it on the
+ * whole path, while the leaves decide for everything else.
+ */
+static uint64_t *table_next(uint64_t *table, unsigned idx, uint64_t user)
 {
 	uint64_t *next;
 
-	if (table[idx] & PTE_P)
+	if (table[idx] & PTE_P) {
+		table[idx] |= user;
 		return phys_to_virt(table[idx] & PTE_ADDR_MASK);
+	}
 	next = table_alloc();
 	if (!next)
 		return 0;
-	table[idx] = image_to_phys(next) | PTE_P | PTE_W;
+	table[idx] = virt_to_phys(next) | PTE_P | PTE_W | user;
 	return next;
 }
 
 /* Maps one page of 4 KiB (level 1) or 2 MiB (level 2). */
 static bool map_page(uint64_t va, uint64_t pa, uint64_t flags, int level)
 {
+	uint64_t user = flags & PTE_U;
 	uint64_t *t = kpaging.pml4;
 
-	t = t ? table_next(t, PT_INDEX(va, PML4_SHIFT)) : 0;
-	t = t ? table_next(t, PT_INDEX(va, PDPT_SHIFT)) : 0;
+	t = t ? table_next(t, PT_INDEX(va, PML4_SHIFT), user) : 0;
+	t = t ? table_next(t, PT_INDEX(va, PDPT_SHIFT), user) : 0;
 	if (!t)
 		return false;
 	if (level == 2) {
 		t[PT_INDEX(va, PD_SHIFT)] = pa | flags | PTE_PS;
 		return true;
 	}
-	t = table_next(t, PT_INDEX(va, PD_SHIFT));
+	t = table_next(t, PT_INDEX(va, PD_SHIFT), user);
 	if (!t)
 		return false;
 	t[PT_INDEX(va, PAGE_SHIFT)] = pa | flags;
+	return true;
+}
+
+bool paging_map_kernel_page(uint64_t va, uint64_t pa, uint64_t flags)
+{
+	if (va < KERNEL_HALF_START || (va | pa) & (PAGE_SIZE - 1))
+		return false;
+	if (!map_page(va, pa, flags | PTE_P, 1))
+		return false;
+	invlpg(va);
 	return true;
 }
 
@@ -89,8 +108,7 @@ static void map_image(void)
 
 		for (; va < end; va += PAGE_SIZE)
 			if (!map_page(va, va - KERNEL_VBASE, flags, 1))
-				panic("page-table pool (%d pages) too small for the kernel image",
-				      TABLE_POOL_PAGES);
+				panic("out of frames for the kernel image's page tables");
 	}
 }
 
@@ -110,7 +128,7 @@ static bool direct_mapped(uint64_t pa)
 	return t[PT_INDEX(va, PD_SHIFT)] & PTE_P;
 }
 
-/* Maps every 2 MiB chunk overlapping [pa, pa + size); false when the pool ran out. */
+/* Maps every 2 MiB chunk overlapping [pa, pa + size); false when out of frames. */
 static bool map_direct(uint64_t pa, uint64_t size)
 {
 	uint64_t flags = PTE_P | PTE_W | kpaging.global | kpaging.nx;
@@ -140,7 +158,7 @@ static void map_direct_all(void)
 		ok = map_direct(boot_info.modules[i].paddr, boot_info.modules[i].size);
 	if (!ok) {
 		kpaging.direct_map_cut = true;
-		kprintf("paging: table pool full: physical memory above 0x%lx is not mapped\n",
+		kprintf("paging: out of frames: physical memory above 0x%lx is not mapped\n",
 			kpaging.direct_map_end);
 	}
 }
@@ -150,7 +168,9 @@ void paging_init(void)
 	kpaging.global = (read_cr4() & CR4_PGE) ? PTE_G : 0;
 	kpaging.nx = (rdmsr(MSR_EFER) & EFER_NXE) ? PTE_NX : 0;
 	kpaging.pml4 = table_alloc();
-	kpaging.pml4_phys = image_to_phys(kpaging.pml4);
+	if (!kpaging.pml4)
+		panic("out of frames for the kernel's top-level page table");
+	kpaging.pml4_phys = virt_to_phys(kpaging.pml4);
 	map_image();
 	map_direct_all();
 	/*
@@ -158,4 +178,23 @@ void paging_init(void)
 	 * no G bits.  PCID 0, no NOFLUSH: everything non-global is flushed.
 	 */
 	write_cr3(kpaging.pml4_phys);
+	/* Frames are reachable only where the direct map is contiguous from 0. */
+	frame_direct_map_ready(kpaging.direct_map_end);
+}
+
+bool paging_unmap_kernel_page(uint64_t va)
+{
+	uint64_t *t = kpaging.pml4;
+	int shift;
+
+	for (shift = PML4_SHIFT; shift > PAGE_SHIFT; shift -= 9) {
+		uint64_t e = t[PT_INDEX(va, shift)];
+
+		if (!(e & PTE_P) || (e & PTE_PS))
+			return false; /* not a 4 KiB leaf */
+		t = phys_to_virt(e & PTE_ADDR_MASK);
+	}
+	t[PT_INDEX(va, PAGE_SHIFT)] = 0;
+	invlpg(va);
+	return true;
 }

@@ -22,6 +22,87 @@ SYSCALL(gettimeofday);
 SYSCALL(time);
 SYSCALL(getcpu);
 SYSCALL(nanosleep);
+SYSCALL(clock_nanosleep);
 SYSCALL(getrandom);
+
+/* fs/sys_rw.c: data */
+SYSCALL(read);
+SYSCALL(write);
+SYSCALL(readv);
+SYSCALL(writev);
+SYSCALL(pread64);
+SYSCALL(pwrite64);
+SYSCALL(lseek);
+
+/* fs/sys_fd.c: descriptors */
+SYSCALL(ioctl);
+SYSCALL(fcntl);
+SYSCALL(close);
+SYSCALL(dup);
+SYSCALL(dup2);
+SYSCALL(dup3);
+SYSCALL(ftruncate);
+
+/* fs/sys_open.c: creating, opening, removing names */
+SYSCALL(open);
+SYSCALL(openat);
+SYSCALL(unlink);
+SYSCALL(unlinkat);
+SYSCALL(mkdir);
+SYSCALL(mkdirat);
+SYSCALL(rmdir);
+
+/* fs/sys_dir.c */
+SYSCALL(getdents64);
+SYSCALL(getcwd);
+SYSCALL(chdir);
+
+/* fs/sys_stat.c: questions about names */
+SYSCALL(readlink);
+SYSCALL(readlinkat);
+SYSCALL(access);
+SYSCALL(faccessat);
+SYSCALL(faccessat2);
+SYSCALL(stat);
+SYSCALL(lstat);
+SYSCALL(fstat);
+SYSCALL(newfstatat);
+
+/* mm/sys_mman.c */
+SYSCALL(mmap);
+SYSCALL(munmap);
+SYSCALL(mprotect);
+SYSCALL(brk);
+SYSCALL(madvise);
+SYSCALL(msync);
+
+/* proc/sys_proc.c */
+SYSCALL(exit);
+SYSCALL(exit_group);
+SYSCALL(getpid);
+SYSCALL(gettid);
+SYSCALL(getppid);
+SYSCALL(getuid);
+SYSCALL(set_tid_address);
+SYSCALL(set_robust_list);
+SYSCALL(arch_prctl);
+SYSCALL(uname);
+SYSCALL(sched_yield);
+SYSCALL(sched_getaffinity);
+SYSCALL(prlimit64);
+SYSCALL(getrlimit);
+SYSCALL(umask);
+SYSCALL(enosys);
+
+/* proc/sys_signal.c */
+SYSCALL(rt_sigaction);
+SYSCALL(rt_sigprocmask);
+SYSCALL(sigaltstack);
+SYSCALL(kill);
+SYSCALL(tkill);
+SYSCALL(tgkill);
+
+/* sys/region.c: EL_SYS_REGION (abi.h) */
+SYSCALL(el_region);
 
 #endif

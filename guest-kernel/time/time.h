@@ -15,4 +15,18 @@ uint64_t time_realtime_ns(void);
 /* TSC frequency in use (kHz), 0 if unknown. */
 uint64_t time_tsc_khz(void);
 
+/*
+ * The [vvar] pages (time/vvar.h) the clock keeps current: VVAR_PAGES
+ * physically contiguous pages, page aligned.  The vDSO maps them.
+ */
+void *time_vvar_pages(void);
+
+/*
+ * A new process starts now: its CPU-time clocks (CLOCK_PROCESS_CPUTIME_ID,
+ * CLOCK_THREAD_CPUTIME_ID) count from here.  There is no scheduler and
+ * no accounting of kernel time: they are monotonic time since the start.
+ * vdso_map_process() calls this at every exec.
+ */
+void time_process_start(void);
+
 #endif

@@ -13,8 +13,21 @@ void vdso_init(void);
 /*
  * Maps [vvar] and [vdso] into the current process (called by exec after the
  * address space exists).  Returns the vDSO base for AT_SYSINFO_EHDR, or 0
- * when vdso=off.
+ * when vdso=off.  Also starts the process's CPU-time clocks
+ * (time_process_start()).  [vdso] goes where usermap_special() chooses,
+ * [vvar] at the fixed VVAR_PAGES pages right below it (time/vvar.h).
  */
 uint64_t vdso_map_process(void);
+
+/*
+ * Effective value (knobs.h) of the items vdso_init() set up: vsyscall,
+ * vdso, vdso_tsc, vdso_clamp.  EL_CONFIG_UNSET for other items or before
+ * vdso_init().
+ */
+uint8_t vdso_config(unsigned item);
+
+/* For /proc/self/maps: whether a [vsyscall] line exists, and its permissions ("r-xp"). */
+bool vsyscall_mapped(void);
+const char *vsyscall_maps_perms(void);
 
 #endif

@@ -26,6 +26,9 @@ void el_bench_start(const struct el_bench *b, int argc, char **argv)
 	}
 	if (argc - 1 > b->max_args)
 		el_usage_error(b, "too many arguments (%d, at most %d)", argc - 1, b->max_args);
+	/* Probe now, so a Linux host hears "unmarked" before the timed part. */
+	if (!el_entrylab())
+		el_region_warn_unmarked();
 }
 
 void el_usage_error(const struct el_bench *b, const char *fmt, ...)
@@ -92,12 +95,16 @@ uint64_t el_arg_size(const struct el_bench *b, int argc, char **argv, int i, uin
 int el_arg_word(const struct el_bench *b, int argc, char **argv, int i,
 		const char *const *words, int def)
 {
+	char list[128] = "";
+
 	if (i >= argc)
 		return def;
 	for (int w = 0; words[w]; w++)
 		if (strcmp(argv[i], words[w]) == 0)
 			return w;
-	el_usage_error(b, "'%s' is not one of the choices", argv[i]);
+	for (int w = 0; words[w]; w++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), " %s", words[w]);
+	el_usage_error(b, "'%s' is not one of:%s", argv[i], list);
 }
 
 uint64_t el_now_ns(void)

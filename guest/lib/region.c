@@ -4,31 +4,40 @@
 #include <errno.h>
 #include <stdio.h>
 
-static int begin_ok, end_ok, warned;
+static int begin_failed, end_failed;
+
+/* Once per program, whoever finds out first (the probe or a marker). */
+void el_region_warn_unmarked(void)
+{
+	static int said;
+
+	if (!said)
+		fprintf(stderr, "region markers: syscall %d is unknown here (not the entrylab "
+			"kernel): running unmarked\n", EL_SYS_REGION);
+	said = 1;
+}
 
 void el_region_failed(long ret, int op)
 {
-	const char *what = op == EL_REGION_BEGIN ? "begin" : "end";
+	static int said;
 
-	/* Undo the optimistic success the inline path implies. */
 	if (op == EL_REGION_BEGIN)
-		begin_ok = -1;
+		begin_failed = 1;
 	else
-		end_ok = -1;
-	if (warned)
-		return;
-	warned = 1;
-	if (ret == -ENOSYS)
-		fprintf(stderr, "region markers: syscall %d is unknown here (not the entrylab "
-			"kernel): running unmarked\n", EL_SYS_REGION);
-	else
-		fprintf(stderr, "region markers: %s failed with %ld: the region is not "
-			"measured; check the guest kernel console\n", what, ret);
+		end_failed = 1;
+	if (ret == -ENOSYS) {
+		el_region_warn_unmarked();
+	} else if (!said) {
+		said = 1;
+		fprintf(stderr, "region markers: %s failed with %ld: the region is not measured; "
+			"see the guest kernel's console (-v)\n",
+			op == EL_REGION_BEGIN ? "begin" : "end", ret);
+	}
 }
 
 bool el_region_marked(void)
 {
-	return begin_ok == 0 && end_ok == 0 && el_entrylab();
+	return !begin_failed && !end_failed && el_entrylab();
 }
 
 bool el_entrylab(void)

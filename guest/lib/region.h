@@ -53,4 +53,7 @@ bool el_region_marked(void);
  */
 bool el_entrylab(void);
 
+/* "running unmarked" on stderr, once per program (also said by a failing marker). */
+void el_region_warn_unmarked(void);
+
 #endif

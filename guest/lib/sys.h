@@ -36,4 +36,16 @@ static inline long el_syscall3(long nr, long a, long b, long c)
 	return ret;
 }
 
+static inline long el_syscall4(long nr, long a, long b, long c, long d)
+{
+	register long r10 __asm__("r10") = d;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+
 #endif

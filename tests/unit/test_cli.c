@@ -95,3 +95,15 @@ Test(cli, bad_options)
 	cr_expect_eq(parse(&cli, bad_cpu), EL_EXIT_USAGE);
 	cr_expect_eq(parse(&cli, both_formats), EL_EXIT_USAGE);
 }
+
+Test(cli, exec_args_belong_to_the_program)
+{
+	struct el_cli_run cli;
+	const char *const args[] = {"-v", "--exec", "./prog", "--vsyscall=native", "-n", "3", NULL};
+
+	cr_assert_eq(parse(&cli, args), 0);
+	cr_expect_str_eq(cli.exec, "./prog");
+	cr_expect_eq(cli.iterations, 0, "-n after --exec FILE is the program's");
+	cr_assert_eq(cli.nargs, 3);
+	cr_expect_str_eq(cli.args[0], "--vsyscall=native");
+}

@@ -148,14 +148,32 @@ Test(cmdline, other_knobs)
 	}
 }
 
+Test(cmdline, epoch_ns)
+{
+	struct el_cmdline c;
+	struct problems ps;
+
+	cr_assert_eq(parse("", &c, &ps), 0);
+	cr_assert_eq(c.epoch_ns, 0, "absent: 0");
+	cr_assert_eq(parse("pti=on el.epoch_ns=1764500000123456789 el.tsc_khz=21", &c, &ps), 0);
+	cr_assert_eq(c.epoch_ns, 1764500000123456789ull);
+	cr_assert_eq(c.tsc_khz, 21);
+	cr_assert_eq(c.requested[EL_CFG_PTI], EL_ON);
+	cr_assert_eq(parse("el.epoch_ns=-5 el.epoch_ns=1e9 el.epoch_ns=", &c, &ps), 3);
+	cr_assert_eq(ps.p[0].err, EL_CMDLINE_BAD_VALUE);
+	cr_assert_eq(c.epoch_ns, 0, "bad values leave it unset");
+	cr_assert_eq(parse("el.epoch_ns", &c, &ps), 1);
+	cr_assert_eq(ps.p[0].err, EL_CMDLINE_MISSING_VALUE);
+}
+
 Test(cmdline, other_knob_names)
 {
-	const char *want[] = {"init", "test.crash", "el.tsc_khz"};
+	const char *want[] = {"init", "test.crash", "el.tsc_khz", "el.epoch_ns"};
 	size_t n = 0;
 
 	while (el_cmdline_other_knobs[n])
 		n++;
-	cr_assert_eq(n, 3);
+	cr_assert_eq(n, 4);
 	for (size_t i = 0; i < n; i++)
 		cr_assert_str_eq(el_cmdline_other_knobs[i], want[i]);
 }
@@ -288,4 +306,52 @@ Test(cmdline, no_callback_still_counts)
 	struct el_cmdline c;
 
 	cr_assert_eq(el_cmdline_parse("bogus pti=maybe nopti=1 pti", &c, NULL, NULL), 4);
+}
+
+Test(cmdline, init_args_after_separator)
+{
+	struct el_cmdline c;
+	struct problems ps;
+
+	cr_assert_eq(parse("pti=on", &c, &ps), 0);
+	cr_assert_null(c.init_args, "no `--`: no arguments");
+	cr_assert_eq(parse("pti=on -- -x pti=off bogus", &c, &ps), 0,
+		     "knobs after `--` belong to init, not to the kernel");
+	cr_assert_eq(c.requested[EL_CFG_PTI], EL_ON);
+	cr_assert_str_eq(c.init_args, "-x pti=off bogus");
+	cr_assert_eq(parse("--", &c, &ps), 0);
+	cr_assert_str_eq(c.init_args, "");
+	cr_assert_eq(parse("init=/bin/x --  ", &c, &ps), 0);
+	cr_assert_str_eq(c.init, "/bin/x");
+	cr_assert_str_eq(c.init_args, "");
+	cr_assert_eq(parse("--x", &c, &ps), 1, "`--x` is no separator");
+	cr_assert_null(c.init_args);
+}
+
+Test(cmdline, next_arg_splits_like_a_shell_lite)
+{
+	const char *p = "  a \"b c\"\td\"e f\"g  \"\" ";
+	char out[16];
+
+	cr_assert_eq(el_cmdline_next_arg(&p, out, sizeof(out)), 1);
+	cr_assert_str_eq(out, "a");
+	cr_assert_eq(el_cmdline_next_arg(&p, out, sizeof(out)), 3);
+	cr_assert_str_eq(out, "b c");
+	cr_assert_eq(el_cmdline_next_arg(&p, out, sizeof(out)), 5);
+	cr_assert_str_eq(out, "de fg");
+	cr_assert_eq(el_cmdline_next_arg(&p, out, sizeof(out)), 0, "\"\" is an empty argument");
+	cr_assert_str_eq(out, "");
+	cr_assert_eq(el_cmdline_next_arg(&p, out, sizeof(out)), -1);
+	cr_assert_eq(el_cmdline_next_arg(&p, out, sizeof(out)), -1, "stays at the end");
+}
+
+Test(cmdline, next_arg_too_long)
+{
+	const char *p = "abcdefgh ij";
+	char out[4];
+
+	cr_assert_eq(el_cmdline_next_arg(&p, out, sizeof(out)), -2);
+	cr_assert_str_eq(out, "abc", "cut, NUL-terminated");
+	cr_assert_eq(el_cmdline_next_arg(&p, out, sizeof(out)), 2, "the next one is intact");
+	cr_assert_str_eq(out, "ij");
 }

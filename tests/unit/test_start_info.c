@@ -1,7 +1,9 @@
 /* PVH start_info layout and the guest command line (vmm/pvh_start.c): no KVM needed. */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "entrylab/pvh.h"
 #include "pvh_start.h"
@@ -108,19 +110,35 @@ Test(start_info, cmdline_too_long_is_refused)
 	cr_assert(strstr(err, "shorten --append"), "%s", err);
 }
 
+/* out is prefix + the wall clock in ns, close to now (whole seconds compared). */
+static void assert_composed(const char *out, const char *prefix)
+{
+	struct timespec now;
+	unsigned long long ns;
+	char *end;
+
+	cr_assert_eq(strncmp(out, prefix, strlen(prefix)), 0, "\"%s\" starts with \"%s\"", out,
+		     prefix);
+	ns = strtoull(out + strlen(prefix), &end, 10);
+	cr_assert_eq(*end, '\0', "el.epoch_ns ends the line: \"%s\"", out);
+	clock_gettime(CLOCK_REALTIME, &now);
+	cr_assert_lt(llabs((long long)(ns / 1000000000u) - (long long)now.tv_sec), 2,
+		     "el.epoch_ns is now: %llu", ns);
+}
+
 Test(start_info, cmdline_compose)
 {
 	char out[EL_CMDLINE_MAX];
 	static char longer[EL_CMDLINE_MAX];
 
 	cr_assert_eq(pvh_cmdline_compose(out, sizeof(out), "pti=on", 2100000, err, sizeof(err)), 0);
-	cr_assert_str_eq(out, "pti=on el.tsc_khz=2100000");
+	assert_composed(out, "pti=on el.tsc_khz=2100000 el.epoch_ns=");
 	cr_assert_eq(pvh_cmdline_compose(out, sizeof(out), "", 2100000, err, sizeof(err)), 0);
-	cr_assert_str_eq(out, "el.tsc_khz=2100000");
+	assert_composed(out, "el.tsc_khz=2100000 el.epoch_ns=");
 	cr_assert_eq(pvh_cmdline_compose(out, sizeof(out), "nopti", 0, err, sizeof(err)), 0);
-	cr_assert_str_eq(out, "nopti");
+	assert_composed(out, "nopti el.epoch_ns=");
 	cr_assert_eq(pvh_cmdline_compose(out, sizeof(out), NULL, 0, err, sizeof(err)), 0);
-	cr_assert_str_eq(out, "");
+	assert_composed(out, "el.epoch_ns=");
 	memset(longer, 'x', sizeof(longer) - 10);
 	cr_assert_neq(pvh_cmdline_compose(out, sizeof(out), longer, 2100000, err, sizeof(err)), 0);
 	cr_assert(strstr(err, "shorten --append"), "%s", err);

@@ -5,7 +5,9 @@
  * switch, only the stack the CPU switched to.
  *
  * One 16-byte stub per exception vector, then a common path that builds a
- * struct trap_frame (trapframe.h) and calls trap_dispatch().
+ * struct trap_frame (trapframe.h) and calls trap_dispatch().  The return to
+ * user mode (restore_user_regs_and_iret) is shared with the SYSCALL entry's
+ * IRET exit and with the first entry of a process (enter_user).
  */
 #include "arch/x86_64/trapframe.h"
 
@@ -43,7 +45,7 @@ trap_stub_\vec:
  * Entries from user mode (CS.RPL = 3) SWAPGS in and out so kernel code always
  * runs with the kernel GS base.  NMI/#MC/#DB/#DF arriving between a SWAPGS and
  * the following IRET/SYSRET need the MSR-based check Linux's paranoid entry
- * does; that comes with user mode.
+ * does (issue 4: with PTI they also need the CR3 check).
  */
 	.p2align 4
 trap_common:
@@ -70,28 +72,50 @@ trap_common:
 1:
 	movq	%rsp, %rdi
 	call	trap_dispatch
-
 	testb	$3, TF_CS(%rsp)
-	jz	2f
+	jnz	return_to_user_iret
+	/* Back to kernel mode: nothing else to switch. */
+	jmp	restore_regs_and_iret
+
+/*
+ * return_to_user_iret
+ * In:  RSP -> struct trap_frame of a user context (CS.RPL = 3), kernel GS.
+ * Out: user GS (SWAPGS), every register from the frame, IRETQ to user mode.
+ * Issue 4's variants (PTI CR3 switch, SYSRET from faults, trampoline IRET
+ * frame) hook in here, before the SWAPGS.
+ */
+	.globl return_to_user_iret
+return_to_user_iret:
 	swapgs
-2:
-	movq	TF_R15(%rsp), %r15
-	movq	TF_R14(%rsp), %r14
-	movq	TF_R13(%rsp), %r13
-	movq	TF_R12(%rsp), %r12
-	movq	TF_RBP(%rsp), %rbp
-	movq	TF_RBX(%rsp), %rbx
-	movq	TF_R11(%rsp), %r11
-	movq	TF_R10(%rsp), %r10
-	movq	TF_R9(%rsp), %r9
-	movq	TF_R8(%rsp), %r8
-	movq	TF_RAX(%rsp), %rax
-	movq	TF_RCX(%rsp), %rcx
-	movq	TF_RDX(%rsp), %rdx
-	movq	TF_RSI(%rsp), %rsi
-	movq	TF_RDI(%rsp), %rdi
-	addq	$TF_RIP, %rsp
+restore_regs_and_iret:
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	addq	$(TF_RIP - TF_VECTOR), %rsp
 	iretq
+
+/*
+ * enter_user
+ * In:  RDI = struct trap_frame for the new user context, at the top of the
+ *      kernel stack the process's entries will use; kernel GS; IF = 0.
+ * Out: does not return: RSP := RDI, then return_to_user_iret.
+ */
+	.globl enter_user
+enter_user:
+	movq	%rdi, %rsp
+	jmp	return_to_user_iret
 
 /* Stub addresses by vector, for idt.c (read at boot only, so not entry data). */
 	.section .rodata

@@ -37,6 +37,13 @@
 
 #define NR_EXCEPTIONS 32
 
+/*
+ * Frames built by the SYSCALL entry carry this in the vector slot and the
+ * syscall number as the user passed it (Linux's orig_ax) in the error slot;
+ * RCX and R11 hold the user RIP and RFLAGS, as the instruction left them.
+ */
+#define TF_VECTOR_SYSCALL 0x100
+
 #ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>
@@ -85,6 +92,8 @@ static inline int trap_from_user(const struct trap_frame *tf)
 
 /* C side of entry.S: handles one exception, may change the frame (fixups). */
 void trap_dispatch(struct trap_frame *tf);
+/* Enters user mode with the registers of tf (on the kernel stack top); never returns. */
+__attribute__((noreturn)) void enter_user(struct trap_frame *tf);
 #endif
 
 #endif

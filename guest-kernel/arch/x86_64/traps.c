@@ -1,9 +1,9 @@
 /*
  * C side of exception entry: names of the vectors and the dispatcher.
  *
- * Today every exception is fatal unless it comes from a _safe accessor
- * (exception table); page faults and user-mode traps get handlers with user
- * processes.
+ * Page faults go to user_traps.c (demand paging); other user-mode exceptions
+ * end the process; kernel exceptions are fatal unless a _safe accessor or a
+ * uaccess copy faulted (exception table).
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/traps.h"
@@ -54,8 +54,21 @@ const char *trap_name(unsigned vector)
 	return "reserved";
 }
 
+/* Vectors with their own handler; the others are fatal unless a user trap or a fixup. */
+static void (*const trap_handlers[NR_EXCEPTIONS])(struct trap_frame *) = {
+	[14] = page_fault,
+};
+
 void trap_dispatch(struct trap_frame *tf)
 {
+	unsigned v = (unsigned)tf->vector;
+
+	if (v < NR_EXCEPTIONS && trap_handlers[v]) {
+		trap_handlers[v](tf);
+		return;
+	}
+	if (trap_from_user(tf) && user_trap_kill(tf))
+		return;
 	if (!trap_from_user(tf) && extable_fixup(tf))
 		return;
 	trap_report_fatal(tf);

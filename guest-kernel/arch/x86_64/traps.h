@@ -15,6 +15,10 @@ const char *trap_name(unsigned vector);
 /* Resumes a faulting _safe accessor: true if tf->rip was in the table. */
 bool extable_fixup(struct trap_frame *tf);
 
+/* user_traps.c: #PF (demand paging, then SIGSEGV or the fixup); true: the process ended. */
+void page_fault(struct trap_frame *tf);
+bool user_trap_kill(const struct trap_frame *tf);
+
 /* Prints everything about the exception on the console and exits the VM. */
 __noreturn void trap_report_fatal(const struct trap_frame *tf);
 

@@ -1,0 +1,101 @@
+/*
+ * SYSCALL entry and exit (64-bit, MSR_LSTAR), in .entry.text with the
+ * exception entry.  Kept short on purpose: `entrylab trace` lists every
+ * instruction between the region markers.
+ *
+ * Register contract (Linux x86-64 syscall ABI):
+ *   In:  RAX = number; RDI, RSI, RDX, R10, R8, R9 = arguments 1-6;
+ *        RCX = user RIP after the SYSCALL, R11 = user RFLAGS; RSP = user stack;
+ *        CS/SS = KERNEL_CS/KERNEL_DS (STAR); RFLAGS &= ~SFMASK, so IF, TF, DF,
+ *        AC, NT and the arithmetic flags are clear; GS base = the user's.
+ *   Out: RAX = result or -errno.  RCX and R11 are clobbered as on Linux (on
+ *        the SYSRET path they hold RIP and RFLAGS); every other register,
+ *        RFLAGS and RSP are the user's.
+ * The frame is struct trap_frame (trapframe.h): vector = TF_VECTOR_SYSCALL,
+ * error = the number as passed (orig_ax).  syscall_dispatch() returns
+ * non-zero when SYSRET may return (Linux's conditions, sys/syscall.c),
+ * otherwise the exit is the IRET of the exception path.
+ */
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/segment.h"
+#include "arch/x86_64/trapframe.h"
+#include "sys/errno.h"
+
+/* Pushes src and checks at assembly time that it lands at offset `off` of the frame. */
+.macro PUSH_AT src, off
+	.set .Lslot, .Lslot - 8
+	.if .Lslot != \off
+	.error "SYSCALL frame push order disagrees with trapframe.h"
+	.endif
+	pushq	\src
+.endm
+
+	.section .entry.text, "ax"
+	.p2align 6
+	.globl entry_SYSCALL_64
+entry_SYSCALL_64:
+	swapgs
+	movq	%rsp, %gs:PERCPU_USER_RSP
+	/* Issue 4: with PTI, the switch to the kernel CR3 (RSP as scratch) goes here. */
+	movq	%gs:PERCPU_TOP_OF_STACK, %rsp
+	.set .Lslot, TF_SIZE
+	PUSH_AT	$USER_DS, TF_SS
+	PUSH_AT	%gs:PERCPU_USER_RSP, TF_RSP
+	PUSH_AT	%r11, TF_RFLAGS
+	PUSH_AT	$USER_CS, TF_CS
+	PUSH_AT	%rcx, TF_RIP
+	PUSH_AT	%rax, TF_ERROR
+	PUSH_AT	$TF_VECTOR_SYSCALL, TF_VECTOR
+	PUSH_AT	%rdi, TF_RDI
+	PUSH_AT	%rsi, TF_RSI
+	PUSH_AT	%rdx, TF_RDX
+	PUSH_AT	%rcx, TF_RCX
+	PUSH_AT	%rax, TF_RAX
+	PUSH_AT	%r8, TF_R8
+	PUSH_AT	%r9, TF_R9
+	PUSH_AT	%r10, TF_R10
+	PUSH_AT	%r11, TF_R11
+	PUSH_AT	%rbx, TF_RBX
+	PUSH_AT	%rbp, TF_RBP
+	PUSH_AT	%r12, TF_R12
+	PUSH_AT	%r13, TF_R13
+	PUSH_AT	%r14, TF_R14
+	PUSH_AT	%r15, TF_R15
+	incq	%gs:PERCPU_NR_SYSCALLS
+	movq	%rsp, %rdi
+	call	syscall_dispatch
+	testl	%eax, %eax
+	jz	return_to_user_iret
+	/* SYSRET: the frame's RCX and R11 are RIP and RFLAGS (checked in C). */
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	/* Issue 4: with PTI, hop to the entry stack and switch to the user CR3 here. */
+	movq	(TF_RSP - TF_VECTOR)(%rsp), %rsp
+	swapgs
+	sysretq
+
+/*
+ * entry_SYSCALL_compat (MSR_CSTAR): SYSCALL from 32-bit code (AMD).  There
+ * is no 32-bit ABI: -ENOSYS straight back, touching nothing else, as Linux
+ * does without IA32 emulation.
+ */
+	.p2align 4
+	.globl entry_SYSCALL_compat
+entry_SYSCALL_compat:
+	movl	$-ENOSYS, %eax
+	sysretl
+
+	.section .note.GNU-stack, "", @progbits

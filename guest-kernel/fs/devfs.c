@@ -1,0 +1,83 @@
+/*
+ * Character devices.  The console writes to COM1 (each byte is an OUT, a
+ * VM exit: keep output out of measured regions) and reads as end of file:
+ * the VMM has no input.
+ */
+#include "fs/devfs.h"
+#include "fs/file.h"
+#include "lib/console.h"
+#include "lib/panic.h"
+#include "lib/string.h"
+#include "sys/errno.h"
+#include "sys/uaccess.h"
+
+#define BOUNCE 256
+
+struct inode *dev_console;
+
+static long read_eof(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
+{
+	(void)f, (void)ubuf, (void)len, (void)off;
+	return 0;
+}
+
+static long write_sink(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
+{
+	(void)f, (void)ubuf, (void)off;
+	return (long)len;
+}
+
+static long read_zero(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
+{
+	(void)f, (void)off;
+	return clear_user(ubuf, len) ? -EFAULT : (long)len;
+}
+
+static long console_write_user(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
+{
+	char buf[BOUNCE];
+	size_t done = 0;
+
+	(void)f, (void)off;
+	while (done < len) {
+		size_t chunk = len - done < BOUNCE ? len - done : BOUNCE;
+
+		if (copy_from_user(buf, ubuf + done, chunk))
+			return done ? (long)done : -EFAULT;
+		console_write(buf, chunk);
+		done += chunk;
+	}
+	return (long)done;
+}
+
+static const struct file_ops console_ops = {.read = read_eof, .write = console_write_user};
+static const struct file_ops null_ops = {.read = read_eof, .write = write_sink, .seekable = true};
+static const struct file_ops zero_ops = {.read = read_zero, .write = write_sink, .seekable = true};
+
+static const struct {
+	const char *name;
+	const struct file_ops *ops;
+	uint32_t rdev; /* major << 8 | minor */
+	struct inode **node;
+} devices[] = {
+	{"console", &console_ops, 0x501, &dev_console},
+	{"null", &null_ops, 0x103, 0},
+	{"zero", &zero_ops, 0x105, 0},
+};
+
+void devfs_init(struct inode *dev)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(devices); i++) {
+		size_t len = strlen(devices[i].name);
+		struct inode *n = vfs_create(dev, devices[i].name, len, S_IFCHR | 0666);
+
+		if (!n)
+			panic("devfs: out of memory");
+		n->ops = devices[i].ops;
+		n->rdev = devices[i].rdev;
+		if (devices[i].node)
+			*devices[i].node = n;
+	}
+}

@@ -1,0 +1,14 @@
+/*
+ * /dev: console (COM1), null and zero.
+ */
+#ifndef EL_FS_DEVFS_H
+#define EL_FS_DEVFS_H
+
+#include "fs/vfs.h"
+
+/* The console node: descriptors 0, 1 and 2 of init. */
+extern struct inode *dev_console;
+
+void devfs_init(struct inode *dev);
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * Open files and descriptor tables (file.h).
+ */
+#include "fs/file.h"
+#include "mm/kmalloc.h"
+#include "proc/process.h"
+#include "sys/errno.h"
+
+struct file *file_open(struct inode *node, uint32_t flags, int *err)
+{
+	struct file *f = kzalloc(sizeof(*f));
+
+	if (!f) {
+		*err = -ENOMEM;
+		return 0;
+	}
+	f->inode = node;
+	f->ops = node->ops;
+	f->flags = flags;
+	f->refs = 1;
+	node->opens++;
+	if (f->ops && f->ops->open && !(flags & O_PATH)) {
+		*err = f->ops->open(f);
+		if (*err) {
+			file_put(f);
+			return 0;
+		}
+	}
+	*err = 0;
+	return f;
+}
+
+void file_put(struct file *f)
+{
+	if (--f->refs)
+		return;
+	f->inode->opens--;
+	vfs_release(f->inode);
+	kfree(f, sizeof(*f));
+}
+
+int fd_install(struct fd_table *t, struct file *f, int min, bool cloexec)
+{
+	int fd;
+
+	for (fd = min < 0 ? 0 : min; fd < FD_MAX; fd++) {
+		if (!t->fd[fd]) {
+			t->fd[fd] = f;
+			t->cloexec[fd] = cloexec;
+			return fd;
+		}
+	}
+	return -EMFILE;
+}
+
+struct file *fd_get(int fd)
+{
+	if ((unsigned)fd >= FD_MAX)
+		return 0;
+	return current->files.fd[fd];
+}
+
+int fd_close(struct fd_table *t, int fd)
+{
+	struct file *f;
+
+	if ((unsigned)fd >= FD_MAX || !(f = t->fd[fd]))
+		return -EBADF;
+	t->fd[fd] = 0;
+	file_put(f);
+	return 0;
+}
+
+void fd_close_all(struct fd_table *t)
+{
+	int fd;
+
+	for (fd = 0; fd < FD_MAX; fd++)
+		if (t->fd[fd])
+			fd_close(t, fd);
+}

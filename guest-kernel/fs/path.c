@@ -1,0 +1,45 @@
+/*
+ * Path arguments of syscalls (path.h): copying them in, where relative ones
+ * start, and resolving them.
+ */
+#include "fs/file.h"
+#include "fs/path.h"
+#include "proc/process.h"
+#include "sys/errno.h"
+#include "sys/uaccess.h"
+
+int path_from_user(char *buf, uint64_t upath)
+{
+	long n = strncpy_from_user(buf, upath, PATH_MAX);
+
+	return n < 0 ? (int)n : 0;
+}
+
+int path_start(int64_t dirfd, struct inode **start)
+{
+	struct file *f;
+
+	if ((int)dirfd == AT_FDCWD) {
+		*start = current->cwd;
+		return 0;
+	}
+	f = fd_get((int)dirfd);
+	if (!f)
+		return -EBADF;
+	if (!S_ISDIR(f->inode->mode))
+		return -ENOTDIR;
+	*start = f->inode;
+	return 0;
+}
+
+int path_resolve_user(int64_t dirfd, uint64_t upath, bool follow, struct lookup *l)
+{
+	char path[PATH_MAX];
+	struct inode *start;
+	int err = path_from_user(path, upath);
+
+	if (!err)
+		err = path_start(dirfd, &start);
+	return err ? err : vfs_resolve(start, path, follow, l);
+}
+

@@ -1,0 +1,164 @@
+/*
+ * Syscalls that create, open and remove names.  Only INODE_WRITABLE
+ * directories (/tmp) accept changes: elsewhere the answer is EROFS, as for a
+ * read-only root.
+ */
+#include "fs/file.h"
+#include "fs/path.h"
+#include "proc/process.h"
+#include "sys/errno.h"
+#include "sys/syscalls.h"
+
+static int create_node(const struct lookup *l, uint32_t mode, struct inode **out)
+{
+	struct inode *n;
+
+	if (!(l->dir->flags & INODE_WRITABLE))
+		return -EROFS;
+	n = vfs_create(l->dir, l->name, l->namelen, mode);
+	if (!n)
+		return -ENOSPC;
+	if (S_ISREG(mode))
+		n->ops = &regfile_tmp_ops;
+	*out = n;
+	return 0;
+}
+
+/* Checks an existing node against the open flags; truncates with O_TRUNC. */
+static int open_existing(struct inode *n, uint32_t flags)
+{
+	bool write = (flags & O_ACCMODE) != O_RDONLY;
+
+	if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+		return -EEXIST;
+	if (flags & O_PATH)
+		return 0;
+	if (S_ISLNK(n->mode))
+		return -ELOOP;
+	if ((flags & O_DIRECTORY) && !S_ISDIR(n->mode))
+		return -ENOTDIR;
+	if (S_ISDIR(n->mode) && (write || (flags & O_CREAT)))
+		return -EISDIR;
+	if (S_ISREG(n->mode) && (write || (flags & O_TRUNC)) && !(n->flags & INODE_WRITABLE))
+		return -EROFS;
+	if (S_ISREG(n->mode) && (flags & O_TRUNC) && write)
+		return regfile_truncate(n, 0);
+	return 0;
+}
+
+static long do_open(int64_t dirfd, uint64_t upath, uint32_t flags, uint32_t mode)
+{
+	struct lookup l;
+	struct file *f;
+	int err, fd;
+
+	if ((flags & O_TMPFILE) == O_TMPFILE)
+		return -EOPNOTSUPP;
+	err = path_resolve_user(dirfd, upath, !(flags & O_NOFOLLOW), &l);
+	if (err)
+		return err;
+	if (!l.node) {
+		if (!(flags & O_CREAT))
+			return -ENOENT;
+		if (l.trailing_slash)
+			return -EISDIR;
+		err = create_node(&l, S_IFREG | (mode & 07777), &l.node);
+	} else if (l.trailing_slash && !S_ISDIR(l.node->mode)) {
+		err = -ENOTDIR;
+	} else {
+		err = open_existing(l.node, flags);
+	}
+	if (err)
+		return err;
+	f = file_open(l.node, flags & ~(uint32_t)(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC), &err);
+	if (!f)
+		return err;
+	fd = fd_install(&current->files, f, 0, flags & O_CLOEXEC);
+	if (fd < 0)
+		file_put(f);
+	return fd;
+}
+
+SYSCALL(open)
+{
+	(void)a3, (void)a4, (void)a5;
+	return do_open(AT_FDCWD, a0, (uint32_t)a1, (uint32_t)a2);
+}
+
+SYSCALL(openat)
+{
+	(void)a4, (void)a5;
+	return do_open((int64_t)a0, a1, (uint32_t)a2, (uint32_t)a3);
+}
+
+static long do_unlink(int64_t dirfd, uint64_t upath, uint64_t flags)
+{
+	struct lookup l;
+	int err;
+
+	if (flags & ~(uint64_t)AT_REMOVEDIR)
+		return -EINVAL;
+	err = path_resolve_user(dirfd, upath, false, &l);
+	if (err)
+		return err;
+	if (!l.node)
+		return -ENOENT;
+	if (flags & AT_REMOVEDIR) {
+		if (!S_ISDIR(l.node->mode))
+			return -ENOTDIR;
+		if (l.node == l.dir || l.node == vfs_root)
+			return -EBUSY;
+		if (l.node->children)
+			return -ENOTEMPTY;
+	} else if (S_ISDIR(l.node->mode)) {
+		return -EISDIR;
+	}
+	if (!(l.dir->flags & INODE_WRITABLE) || !(l.node->flags & INODE_WRITABLE))
+		return -EROFS;
+	vfs_unlink(l.node);
+	return 0;
+}
+
+SYSCALL(unlink)
+{
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return do_unlink(AT_FDCWD, a0, 0);
+}
+
+SYSCALL(unlinkat)
+{
+	(void)a3, (void)a4, (void)a5;
+	return do_unlink((int64_t)a0, a1, a2);
+}
+
+SYSCALL(rmdir)
+{
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return do_unlink(AT_FDCWD, a0, AT_REMOVEDIR);
+}
+
+static long do_mkdir(int64_t dirfd, uint64_t upath, uint32_t mode)
+{
+	struct lookup l;
+	struct inode *n;
+	int err = path_resolve_user(dirfd, upath, false, &l);
+
+	if (err)
+		return err;
+	if (l.node)
+		return -EEXIST;
+	return create_node(&l, S_IFDIR | (mode & 07777), &n);
+}
+
+SYSCALL(mkdir)
+{
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	return do_mkdir(AT_FDCWD, a0, (uint32_t)a1);
+}
+
+SYSCALL(mkdirat)
+{
+	(void)a3, (void)a4, (void)a5;
+	return do_mkdir((int64_t)a0, a1, (uint32_t)a2);
+}
+

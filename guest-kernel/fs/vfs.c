@@ -1,0 +1,259 @@
+/*
+ * The node tree and path resolution (vfs.h).  Directories keep their
+ * children in a singly linked list: the tree holds tens of files.
+ */
+#include "fs/devfs.h"
+#include "fs/procfs.h"
+#include "fs/vfs.h"
+#include "lib/panic.h"
+#include "lib/string.h"
+#include "mm/kmalloc.h"
+#include "proc/process.h"
+#include "sys/errno.h"
+
+#define ROOT_DEV 0x01 /* 0:1, the initrd's rootfs */
+#define TMP_DEV 0x02  /* 0:2, /tmp */
+
+struct inode *vfs_root;
+static uint32_t next_ino = 1;
+
+uint32_t vfs_next_ino(void)
+{
+	return next_ino++;
+}
+
+struct inode *vfs_create(struct inode *dir, const char *name, size_t len, uint32_t mode)
+{
+	struct inode *n = kzalloc(sizeof(*n));
+
+	if (!n)
+		return 0;
+	n->name = kzalloc(len + 1);
+	if (!n->name) {
+		kfree(n, sizeof(*n));
+		return 0;
+	}
+	memcpy(n->name, name, len);
+	n->namelen = len;
+	n->ino = vfs_next_ino();
+	n->mode = mode;
+	n->nlink = S_ISDIR(mode) ? 2 : 1;
+	n->parent = dir ? dir : n;
+	if (dir) {
+		n->dev = dir->dev;
+		n->flags = dir->flags & INODE_WRITABLE;
+		n->next = dir->children;
+		dir->children = n;
+		if (S_ISDIR(mode))
+			dir->nlink++;
+	}
+	return n;
+}
+
+struct inode *vfs_child(struct inode *dir, const char *name, size_t len)
+{
+	struct inode *c;
+
+	for (c = dir->children; c; c = c->next)
+		if (c->namelen == len && !memcmp(c->name, name, len))
+			return c;
+	return 0;
+}
+
+/* True when an area of the current process maps node (it must outlive its last close). */
+static bool mapped_by_current(const struct inode *node)
+{
+	unsigned i;
+
+	if (!current)
+		return false;
+	for (i = 0; i < current->mm.vmas.n; i++)
+		if (current->mm.vmas.v[i].kind == VMA_FILE && current->mm.vmas.v[i].file == node)
+			return true;
+	return false;
+}
+
+void vfs_release(struct inode *node)
+{
+	/* A mapped file stays until the VM ends: areas hold no reference count. */
+	if (node->nlink || node->opens || mapped_by_current(node))
+		return;
+	if (S_ISREG(node->mode) && node->pages)
+		regfile_truncate(node, 0);
+	kfree(node->name, node->namelen + 1);
+	kfree(node, sizeof(*node));
+}
+
+void vfs_unlink(struct inode *node)
+{
+	struct inode **pp, *dir = node->parent;
+
+	for (pp = &dir->children; *pp; pp = &(*pp)->next) {
+		if (*pp == node) {
+			*pp = node->next;
+			break;
+		}
+	}
+	if (S_ISDIR(node->mode))
+		dir->nlink--;
+	node->nlink = 0;
+	vfs_release(node);
+}
+
+static struct inode *mkdir_fixed(struct inode *dir, const char *name, uint32_t flags, uint32_t dev)
+{
+	struct inode *n = vfs_child(dir, name, strlen(name));
+
+	if (!n)
+		n = vfs_create(dir, name, strlen(name), S_IFDIR | 0755);
+	if (!n || !S_ISDIR(n->mode))
+		panic("vfs: cannot create /%s", name);
+	n->flags |= flags;
+	n->dev = dev;
+	return n;
+}
+
+void vfs_init(void)
+{
+	struct inode *tmp;
+
+	vfs_root = vfs_create(0, "", 0, S_IFDIR | 0755);
+	if (!vfs_root)
+		panic("vfs: out of memory for the root directory");
+	vfs_root->dev = ROOT_DEV;
+	tmp = mkdir_fixed(vfs_root, "tmp", INODE_WRITABLE, TMP_DEV);
+	tmp->mode = S_IFDIR | 01777;
+	devfs_init(mkdir_fixed(vfs_root, "dev", 0, ROOT_DEV));
+	procfs_init(mkdir_fixed(vfs_root, "proc", 0, ROOT_DEV));
+}
+
+/* Length of the component at p (up to '/' or the end). */
+static size_t component_len(const char *p)
+{
+	size_t n = 0;
+
+	while (p[n] && p[n] != '/')
+		n++;
+	return n;
+}
+
+static int resolve_at(struct inode *start, const char *path, bool follow, struct lookup *l,
+		      int depth);
+
+/* Follows the symlink node (found in dir) to what it names. */
+static int follow_link(struct inode *dir, const struct inode *link, struct inode **out, int depth)
+{
+	/* Small: resolution recurses up to SYMLINK_MAX_DEPTH times on the kernel stack. */
+	char target[256];
+	struct lookup l;
+	int err;
+
+	if (depth >= SYMLINK_MAX_DEPTH)
+		return -ELOOP;
+	if (link->size >= sizeof(target))
+		return -ENAMETOOLONG;
+	memcpy(target, link->data, link->size);
+	target[link->size] = '\0';
+	err = resolve_at(dir, target, true, &l, depth + 1);
+	if (err)
+		return err;
+	if (!l.node)
+		return -ENOENT;
+	*out = l.node;
+	return 0;
+}
+
+static int resolve_at(struct inode *start, const char *path, bool follow, struct lookup *l,
+		      int depth)
+{
+	struct inode *cur = *path == '/' ? vfs_root : start;
+	const char *p = path;
+	int err;
+
+	if (!*path)
+		return -ENOENT;
+	*l = (struct lookup){.dir = cur, .node = cur, .name = ".", .namelen = 1};
+	for (;;) {
+		size_t len;
+		struct inode *next;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			return 0; /* "/" alone, or trailing slashes after a directory */
+		len = component_len(p);
+		if (len > NAME_MAX)
+			return -ENAMETOOLONG;
+		if (!S_ISDIR(cur->mode))
+			return -ENOTDIR;
+		if (len == 1 && p[0] == '.')
+			next = cur;
+		else if (len == 2 && p[0] == '.' && p[1] == '.')
+			next = cur->parent;
+		else
+			next = vfs_child(cur, p, len);
+		l->dir = cur;
+		l->name = p;
+		l->namelen = len;
+		p += len;
+		l->trailing_slash = *p == '/';
+		while (*p == '/')
+			p++;
+		if (next && S_ISLNK(next->mode) && (*p || follow || l->trailing_slash)) {
+			err = follow_link(cur, next, &next, depth);
+			if (err)
+				return err;
+		}
+		l->node = next;
+		if (!*p)
+			return 0;
+		if (!next)
+			return -ENOENT;
+		cur = next;
+	}
+}
+
+int vfs_resolve(struct inode *start, const char *path, bool follow, struct lookup *l)
+{
+	return resolve_at(start, path, follow, l, 0);
+}
+
+int vfs_lookup(struct inode *start, const char *path, bool follow, struct inode **node)
+{
+	struct lookup l;
+	int err = vfs_resolve(start, path, follow, &l);
+
+	if (err)
+		return err;
+	if (!l.node)
+		return -ENOENT;
+	if (l.trailing_slash && !S_ISDIR(l.node->mode))
+		return -ENOTDIR;
+	*node = l.node;
+	return 0;
+}
+
+long vfs_path(const struct inode *node, char *buf, size_t size)
+{
+	size_t len = 0, pos;
+	const struct inode *n;
+
+	if (node == vfs_root) {
+		if (size < 2)
+			return -ENAMETOOLONG;
+		memcpy(buf, "/", 2);
+		return 1;
+	}
+	for (n = node; n != vfs_root && n->parent != n; n = n->parent)
+		len += n->namelen + 1;
+	if (len + 1 > size)
+		return -ENAMETOOLONG;
+	pos = len;
+	buf[pos] = '\0';
+	for (n = node; n != vfs_root && n->parent != n; n = n->parent) {
+		pos -= n->namelen;
+		memcpy(buf + pos, n->name, n->namelen);
+		buf[--pos] = '/';
+	}
+	return (long)len;
+}

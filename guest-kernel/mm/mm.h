@@ -1,0 +1,73 @@
+/*
+ * A process's address space: its top-level page table, its areas (vma.h)
+ * and the brk, stack and mmap layout, Linux's without randomization:
+ *
+ *   ELF segments       at their addresses (static-pie at ELF_DYN_BASE)
+ *   [heap]             from the page after the highest segment, moved by brk
+ *   mmap, vDSO         top-down below mmap_base = STACK_TOP - 128 MiB
+ *   [stack]            below STACK_TOP, growing down to STACK_TOP - 8 MiB
+ *   (top page)         never mapped: TASK_SIZE_MAX = STACK_TOP
+ */
+#ifndef EL_MM_MM_H
+#define EL_MM_MM_H
+
+#include "kernel.h"
+#include "mm/vma.h"
+#include "sys/uaccess_range.h"
+
+#define STACK_TOP TASK_SIZE_MAX
+#define STACK_LIMIT (8ull << 20)       /* RLIMIT_STACK */
+#define STACK_INITIAL (132ull << 10)   /* what Linux's first stack area spans */
+#define MMAP_GAP (128ull << 20)        /* Linux's minimum gap above mmap_base */
+#define MMAP_MIN_ADDR 0x10000ull       /* vm.mmap_min_addr */
+
+struct mm {
+	/*
+	 * Top-level tables: an order-1 block; the page at +0 is the one CR3
+	 * loads today, the page at +4096 is kept for page-table isolation's
+	 * user copy (issue 4), as Linux pairs them.
+	 */
+	uint64_t pgd_phys;
+	uint64_t *pgd;
+	struct vma_set vmas;
+	uint64_t start_brk, brk;
+	uint64_t start_stack; /* where argv/envp pointers begin: names [stack] */
+	uint64_t mmap_base;
+	uint64_t table_pages; /* user page-table pages in use (not counting the pgd) */
+	uint64_t rss;         /* frames the leaves own (not the zero page, not vDSO pages) */
+};
+
+/* Empty address space sharing the kernel half; -ENOMEM when out of frames. */
+int mm_create(struct mm *mm);
+/* Frees every user page, page table and the pgd; the mm must not be loaded. */
+void mm_destroy(struct mm *mm);
+/* Loads the address space (CR3). */
+void mm_activate(struct mm *mm);
+
+/*
+ * Address-space operations with Linux's semantics, page-aligned arguments
+ * already checked by the syscalls; each returns 0 or -errno.
+ */
+int mm_map(struct mm *mm, const struct vma *v);      /* range must be free */
+int mm_unmap(struct mm *mm, uint64_t start, uint64_t end);
+int mm_protect(struct mm *mm, uint64_t start, uint64_t end, uint32_t prot);
+/* Highest free range of len bytes below mmap_base, 0 when none. */
+uint64_t mm_find_free(struct mm *mm, uint64_t len);
+
+/* Demand paging (fault.c): the outcome of one fault on a user address. */
+enum fault_result {
+	FAULT_HANDLED,
+	FAULT_BAD_ADDRESS, /* no area (SEGV_MAPERR) */
+	FAULT_BAD_ACCESS,  /* the area forbids this access (SEGV_ACCERR) */
+	FAULT_OOM,
+};
+
+/* error: the #PF error code (bit 1 write, bit 4 instruction fetch, bit 0 present). */
+enum fault_result mm_fault(struct mm *mm, uint64_t addr, uint64_t error);
+/* Faults in every page of [start, end) as the given access would (exec's segments). */
+enum fault_result mm_populate(struct mm *mm, uint64_t start, uint64_t end, bool write);
+
+/* The shared zero page's physical address. */
+uint64_t zero_page_phys(void);
+
+#endif

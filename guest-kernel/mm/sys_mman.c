@@ -1,0 +1,184 @@
+/*
+ * mmap, munmap, mprotect, brk, madvise, msync with Linux's argument checks
+ * and error codes.  File mappings are private copies taken at fault time
+ * (MAP_SHARED is accepted read-only: nothing could write the file behind
+ * it that a reader of a shared page would miss, except /tmp writes).
+ */
+#include "fs/file.h"
+#include "mm/mm.h"
+#include "mm/tlb.h"
+#include "mm/upt.h"
+#include "proc/process.h"
+#include "sys/errno.h"
+#include "sys/syscalls.h"
+
+#define PROT_MASK (VMA_R | VMA_W | VMA_X)
+#define PROT_GROWSDOWN 0x01000000u
+#define PROT_GROWSUP 0x02000000u
+#define MAP_SHARED 0x01u
+#define MAP_PRIVATE 0x02u
+#define MAP_SHARED_VALIDATE 0x03u
+#define MAP_TYPE 0x0fu
+#define MAP_FIXED 0x10u
+#define MAP_ANONYMOUS 0x20u
+#define MAP_HUGETLB 0x40000u
+#define MAP_FIXED_NOREPLACE 0x100000u
+#define MADV_DONTNEED 4
+#define MADV_FREE 8
+
+static bool page_aligned(uint64_t x)
+{
+	return !(x & (PAGE_SIZE - 1));
+}
+
+/* The area a file mapping gets, or -errno: readable regular files only. */
+static long file_vma(uint64_t fd, uint32_t prot, uint32_t type, uint64_t off, struct vma *v)
+{
+	struct file *f = fd_get((int)fd);
+
+	if (!f)
+		return -EBADF;
+	if (f->inode->ops == &regfile_initrd_ops || f->inode->ops == &regfile_tmp_ops) {
+		if (!file_readable(f) || (type != MAP_PRIVATE && (prot & VMA_W)))
+			return -EACCES;
+		v->kind = VMA_FILE;
+		v->file = f->inode;
+		v->pgoff = off;
+		v->file_end = UINT64_MAX;
+		return 0;
+	}
+	/* /dev/zero maps as anonymous memory, as on Linux. */
+	if (S_ISCHR(f->inode->mode) && f->inode->rdev == 0x105) {
+		v->kind = type == MAP_PRIVATE ? VMA_ANON : VMA_ANON_SHARED;
+		return 0;
+	}
+	return -ENODEV;
+}
+
+SYSCALL(mmap)
+{
+	uint64_t addr = a0, len = a1, off = a5, end;
+	uint32_t prot = (uint32_t)a2, flags = (uint32_t)a3, type = flags & MAP_TYPE;
+	struct vma v = {.prot = prot & PROT_MASK};
+	struct mm *mm = &current->mm;
+	long err;
+
+	if (!page_aligned(off))
+		return -EINVAL;
+	if (type != MAP_SHARED && type != MAP_PRIVATE && type != MAP_SHARED_VALIDATE)
+		return -EINVAL;
+	if (type == MAP_SHARED_VALIDATE)
+		type = MAP_SHARED;
+	if (!len || (flags & MAP_HUGETLB))
+		return -EINVAL;
+	if (len > TASK_SIZE_MAX)
+		return -ENOMEM;
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (flags & MAP_ANONYMOUS) {
+		v.kind = type == MAP_PRIVATE ? VMA_ANON : VMA_ANON_SHARED;
+	} else {
+		if (off + len < off)
+			return -EOVERFLOW;
+		err = file_vma(a4, v.prot, type, off, &v);
+		if (err)
+			return err;
+	}
+	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
+		if (!page_aligned(addr))
+			return -EINVAL;
+		if (!user_range_ok(addr, len) || addr < MMAP_MIN_ADDR)
+			return -ENOMEM;
+		if (!vma_range_free(&mm->vmas, addr, addr + len)) {
+			if (!(flags & MAP_FIXED))
+				return -EEXIST;
+			err = mm_unmap(mm, addr, addr + len);
+			if (err)
+				return err;
+		}
+	} else {
+		addr = ALIGN_DOWN(addr, PAGE_SIZE);
+		if (!addr || addr < MMAP_MIN_ADDR || !user_range_ok(addr, len) ||
+		    !vma_range_free(&mm->vmas, addr, addr + len))
+			addr = mm_find_free(mm, len);
+		if (!addr)
+			return -ENOMEM;
+	}
+	end = addr + len;
+	v.start = addr;
+	v.end = end;
+	err = mm_map(mm, &v);
+	return err ? err : (long)addr;
+}
+
+SYSCALL(munmap)
+{
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	if (!page_aligned(a0) || !a1 || a1 > TASK_SIZE_MAX)
+		return -EINVAL;
+	a1 = ALIGN_UP(a1, PAGE_SIZE);
+	if (!user_range_ok(a0, a1))
+		return -EINVAL;
+	return mm_unmap(&current->mm, a0, a0 + a1);
+}
+
+SYSCALL(mprotect)
+{
+	uint32_t prot = (uint32_t)a2;
+
+	(void)a3, (void)a4, (void)a5;
+	if (!page_aligned(a0) || (prot & ~(PROT_MASK | PROT_GROWSDOWN | PROT_GROWSUP)))
+		return -EINVAL;
+	if (!a1)
+		return 0;
+	if (a1 > TASK_SIZE_MAX)
+		return -ENOMEM;
+	a1 = ALIGN_UP(a1, PAGE_SIZE);
+	if (!user_range_ok(a0, a1))
+		return -ENOMEM;
+	return mm_protect(&current->mm, a0, a0 + a1, prot & PROT_MASK);
+}
+
+/* Linux's brk: returns the new break, or the old one when it cannot move. */
+SYSCALL(brk)
+{
+	struct mm *mm = &current->mm;
+	uint64_t old_end = ALIGN_UP(mm->brk, PAGE_SIZE), new_end;
+
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	if (a0 < mm->start_brk || a0 > STACK_TOP - STACK_LIMIT)
+		return (long)mm->brk;
+	new_end = ALIGN_UP(a0, PAGE_SIZE);
+	if (new_end < old_end && mm_unmap(mm, new_end, old_end))
+		return (long)mm->brk;
+	if (new_end > old_end) {
+		struct vma heap = {.start = old_end, .end = new_end, .prot = VMA_R | VMA_W,
+				   .kind = VMA_HEAP};
+
+		if (mm_map(mm, &heap))
+			return (long)mm->brk;
+	}
+	mm->brk = a0;
+	return (long)a0;
+}
+
+SYSCALL(madvise)
+{
+	(void)a3, (void)a4, (void)a5;
+	if (!page_aligned(a0) || a1 > TASK_SIZE_MAX)
+		return -EINVAL;
+	a1 = ALIGN_UP(a1, PAGE_SIZE);
+	if (!user_range_ok(a0, a1))
+		return -EINVAL;
+	if (a2 == MADV_DONTNEED || a2 == MADV_FREE) {
+		/* Dropping the pages is what both allow: the next touch sees zeros or the file. */
+		upt_unmap(&current->mm, a0, a0 + a1);
+		tlb_flush_user_range(a0, a0 + a1);
+	}
+	return 0;
+}
+
+SYSCALL(msync)
+{
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return page_aligned(a0) ? 0 : -EINVAL;
+}

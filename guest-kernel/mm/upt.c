@@ -1,0 +1,165 @@
+/*
+ * User page-table walks (upt.h): lookup with allocation, unmap with freeing
+ * of empty tables, protection changes.  Levels: 4 = PML4 ... 1 = page table.
+ */
+#include "mm/frame.h"
+#include "mm/paging.h"
+#include "mm/upt.h"
+#include "mm/vma.h"
+
+static const unsigned level_shift[5] = {0, PAGE_SHIFT, PD_SHIFT, PDPT_SHIFT, PML4_SHIFT};
+
+/*
+ * Every write of a user-half PML4 entry goes through here: page-table
+ * isolation (issue 4) mirrors them into the user copy at pgd + 4096.
+ */
+static void pgd_set(struct mm *mm, unsigned idx, uint64_t val)
+{
+	mm->pgd[idx] = val;
+}
+
+uint64_t upt_prot_bits(uint32_t prot)
+{
+	uint64_t bits;
+
+	if (!(prot & (VMA_R | VMA_W | VMA_X)))
+		return PTE_SW_PROTNONE;
+	bits = PTE_P | PTE_U;
+	if (prot & VMA_W)
+		bits |= PTE_W;
+	if (!(prot & VMA_X))
+		bits |= kpaging.nx;
+	return bits;
+}
+
+static uint64_t *next_table(struct mm *mm, uint64_t *t, unsigned idx, int level, bool alloc)
+{
+	uint64_t pa;
+
+	if (t[idx] & PTE_P)
+		return phys_to_virt(t[idx] & PTE_ADDR_MASK);
+	if (!alloc)
+		return 0;
+	pa = frame_alloc_zeroed();
+	if (!pa)
+		return 0;
+	mm->table_pages++;
+	if (level == 4)
+		pgd_set(mm, idx, pa | PTE_P | PTE_W | PTE_U);
+	else
+		t[idx] = pa | PTE_P | PTE_W | PTE_U;
+	return phys_to_virt(pa);
+}
+
+uint64_t *upt_pte(struct mm *mm, uint64_t va, bool alloc)
+{
+	uint64_t *t = mm->pgd;
+	int level;
+
+	for (level = 4; level > 1 && t; level--)
+		t = next_table(mm, t, PT_INDEX(va, level_shift[level]), level, alloc);
+	return t ? &t[PT_INDEX(va, PAGE_SHIFT)] : 0;
+}
+
+static bool table_empty(const uint64_t *t)
+{
+	unsigned i;
+
+	for (i = 0; i < PT_ENTRIES; i++)
+		if (t[i])
+			return false;
+	return true;
+}
+
+struct unmap_ctx {
+	struct mm *mm;
+	uint64_t cleared;
+};
+
+/*
+ * Clears [start, end) (inside [base, base + 512 spans)) under table t at
+ * level; returns true when t is empty afterwards and may be freed.
+ */
+static bool unmap_table(struct unmap_ctx *c, uint64_t *t, int level, uint64_t base,
+			uint64_t start, uint64_t end)
+{
+	unsigned shift = level_shift[level];
+	uint64_t span = 1ull << shift;
+	unsigned i = (unsigned)((start - base) >> shift);
+	unsigned last = (unsigned)((end - 1 - base) >> shift);
+
+	for (; i <= last; i++) {
+		uint64_t e = t[i], lo = base + i * span;
+		uint64_t *child;
+
+		if (level == 1) {
+			if (pte_has_frame(e)) {
+				if (!(e & PTE_SW_NOFREE)) {
+					frame_free(e & PTE_ADDR_MASK);
+					c->mm->rss--;
+				}
+				c->cleared++;
+			}
+			t[i] = 0;
+			continue;
+		}
+		if (!(e & PTE_P))
+			continue;
+		child = phys_to_virt(e & PTE_ADDR_MASK);
+		if (unmap_table(c, child, level - 1, lo, start > lo ? start : lo,
+				end < lo + span ? end : lo + span)) {
+			frame_free(e & PTE_ADDR_MASK);
+			c->mm->table_pages--;
+			if (level == 4)
+				pgd_set(c->mm, i, 0);
+			else
+				t[i] = 0;
+		}
+	}
+	/* The top level is the pgd itself: never freed here. */
+	if (level == 4)
+		return false;
+	if (start == base && end - base == span * PT_ENTRIES)
+		return true;
+	return table_empty(t);
+}
+
+uint64_t upt_unmap(struct mm *mm, uint64_t start, uint64_t end)
+{
+	struct unmap_ctx c = {mm, 0};
+
+	if (start < end && end <= USER_HALF_END)
+		unmap_table(&c, mm->pgd, 4, 0, start, end);
+	return c.cleared;
+}
+
+static void protect_table(uint64_t *t, int level, uint64_t base, uint64_t start, uint64_t end,
+			  uint64_t bits)
+{
+	unsigned shift = level_shift[level];
+	uint64_t span = 1ull << shift;
+	unsigned i = (unsigned)((start - base) >> shift);
+	unsigned last = (unsigned)((end - 1 - base) >> shift);
+
+	for (; i <= last; i++) {
+		uint64_t e = t[i], lo = base + i * span;
+
+		if (level == 1) {
+			uint64_t b = (e & PTE_SW_NOFREE) ? bits & ~PTE_W : bits;
+
+			if (pte_has_frame(e))
+				t[i] = (e & (PTE_ADDR_MASK | PTE_SW_NOFREE | PTE_A | PTE_D)) | b;
+			continue;
+		}
+		if (e & PTE_P)
+			protect_table(phys_to_virt(e & PTE_ADDR_MASK), level - 1, lo,
+				      start > lo ? start : lo, end < lo + span ? end : lo + span,
+				      bits);
+	}
+}
+
+void upt_protect(struct mm *mm, uint64_t start, uint64_t end, uint32_t prot)
+{
+	if (start < end && end <= USER_HALF_END)
+		protect_table(mm->pgd, 4, 0, start, end, upt_prot_bits(prot));
+}

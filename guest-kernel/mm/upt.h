@@ -1,0 +1,38 @@
+/*
+ * User page tables: the user half (PML4 slots 0-255) of an address space.
+ * Leaves carry the frame and the area's permissions; intermediate entries
+ * are P|W|U and leave the decision to the leaves.
+ */
+#ifndef EL_MM_UPT_H
+#define EL_MM_UPT_H
+
+#include "kernel.h"
+#include "mm/mm.h"
+#include "mm/pgtable.h"
+
+/* Software bits of a leaf (ignored by the CPU). */
+#define PTE_SW_NOFREE (1ull << 9)    /* the frame is not this space's: zero page, vDSO */
+#define PTE_SW_PROTNONE (1ull << 10) /* not present only because of PROT_NONE; frame kept */
+
+static inline bool pte_has_frame(uint64_t e)
+{
+	return (e & (PTE_P | PTE_SW_PROTNONE)) != 0;
+}
+
+/* Leaf permission bits for VMA_R/W/X (P, U, W, NX; PROTNONE for no access). */
+uint64_t upt_prot_bits(uint32_t prot);
+
+/* The leaf entry for va; with alloc, missing tables are created (NULL when out of frames). */
+uint64_t *upt_pte(struct mm *mm, uint64_t va, bool alloc);
+
+/*
+ * Clears the leaves of [start, end), frees their frames (except
+ * PTE_SW_NOFREE ones) and every page table left empty.  Returns the number
+ * of leaves cleared; the caller flushes the TLB.
+ */
+uint64_t upt_unmap(struct mm *mm, uint64_t start, uint64_t end);
+
+/* Applies the permissions of prot to the leaves of [start, end); NOFREE leaves stay read-only. */
+void upt_protect(struct mm *mm, uint64_t start, uint64_t end, uint32_t prot);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * Virtual memory areas of an address space: a sorted array of
+ * non-overlapping [start, end) ranges with protection, kind and backing.
+ * This file is the arithmetic only (find, gaps, insert with merging,
+ * remove and protect with splitting); page tables are mm/upt.c's.
+ *
+ * Pure C (only <stdint.h>/<stddef.h>): the host unit tests compile it too.
+ */
+#ifndef EL_MM_VMA_H
+#define EL_MM_VMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define VMA_MAX 256
+#define VMA_PAGE 4096u
+
+/* Protection (same bits as PROT_READ/WRITE/EXEC). */
+#define VMA_R 0x1u
+#define VMA_W 0x2u
+#define VMA_X 0x4u
+
+enum vma_kind {
+	VMA_ANON,        /* private anonymous: zero page on read, a fresh frame on write */
+	VMA_ANON_SHARED, /* shared anonymous: a fresh frame on any access */
+	VMA_FILE,        /* a private copy of file data, read on fault */
+	VMA_STACK,       /* like VMA_ANON, grows down */
+	VMA_HEAP,        /* like VMA_ANON, moved by brk */
+	VMA_SPECIAL,     /* pages the kernel mapped at creation ([vdso], [vvar]) */
+};
+
+struct vma {
+	uint64_t start, end;
+	uint64_t pgoff;    /* VMA_FILE: file offset of start (bytes, page aligned) */
+	uint64_t file_end; /* VMA_FILE: file bytes at or beyond this offset read as zero */
+	const void *file;  /* VMA_FILE: the backing inode (opaque here) */
+	const char *name;  /* VMA_SPECIAL: "[vdso]", ... */
+	uint32_t prot;     /* VMA_R | VMA_W | VMA_X */
+	uint32_t kind;     /* enum vma_kind */
+};
+
+struct vma_set {
+	unsigned n;
+	struct vma v[VMA_MAX];
+};
+
+#define VMA_ERR_FULL (-1) /* the operation needs more than VMA_MAX areas */
+
+void vma_set_init(struct vma_set *s);
+
+/* Index of the area containing addr, or -1. */
+int vma_find(const struct vma_set *s, uint64_t addr);
+/* Index of the first area ending above addr (s->n if none). */
+unsigned vma_first_above(const struct vma_set *s, uint64_t addr);
+/* No area overlaps [start, end). */
+int vma_range_free(const struct vma_set *s, uint64_t start, uint64_t end);
+/* Areas cover [start, end) without a hole. */
+int vma_range_covered(const struct vma_set *s, uint64_t start, uint64_t end);
+
+/*
+ * Highest page-aligned start such that [start, start + len) is free and
+ * inside [low, high); 0 when there is none.
+ */
+uint64_t vma_gap_topdown(const struct vma_set *s, uint64_t len, uint64_t low, uint64_t high);
+
+/* Adds v (its range must be free), merging with compatible neighbours: 0 or VMA_ERR_FULL. */
+int vma_insert(struct vma_set *s, const struct vma *v);
+/* Removes [start, end), splitting areas it cuts: 0 or VMA_ERR_FULL (then unchanged). */
+int vma_remove(struct vma_set *s, uint64_t start, uint64_t end);
+/* Sets prot on [start, end) (covered or not), splitting and re-merging: 0 or VMA_ERR_FULL. */
+int vma_protect(struct vma_set *s, uint64_t start, uint64_t end, uint32_t prot);
+
+/* Same attributes, adjacent, file offsets continuous: a and b could be one area. */
+int vma_mergeable(const struct vma *a, const struct vma *b);
+
+#endif

@@ -1,0 +1,147 @@
+/*
+ * Loading a static ELF executable into a fresh address space: one file area
+ * per PT_LOAD's file part (populated at once, so the program's own pages
+ * never fault in a measured region), an anonymous area for the rest of its
+ * memory size (bss), brk after the highest segment, the stack, the vDSO,
+ * then the initial stack (exec_stack.c) and the user register frame.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/msr.h"
+#include "arch/x86_64/segment.h"
+#include "arch/x86_64/x86.h"
+#include "fs/procfs.h"
+#include "lib/kprintf.h"
+#include "lib/string.h"
+#include "proc/elf_check.h"
+#include "proc/exec_stack.h"
+#include "proc/process.h"
+#include "sys/errno.h"
+#include "vdso/vdso.h"
+
+/*
+ * RFLAGS of a new process: IF as on Linux, so that the interrupts issue 4
+ * brings arrive in user mode; nothing else.
+ */
+#define USER_RFLAGS_INITIAL (RFLAGS_FIXED | RFLAGS_IF)
+#define MXCSR_DEFAULT 0x1f80
+
+static int map_segment(struct mm *mm, const struct inode *node, const struct elf_segment *s,
+		       uint64_t bias)
+{
+	uint64_t start = ALIGN_DOWN(s->vaddr + bias, PAGE_SIZE);
+	uint64_t file_end = ALIGN_UP(s->vaddr + bias + s->filesz, PAGE_SIZE);
+	uint64_t mem_end = ALIGN_UP(s->vaddr + bias + s->memsz, PAGE_SIZE);
+	int err;
+
+	if (s->filesz) {
+		struct vma v = {
+			.start = start,
+			.end = file_end,
+			.pgoff = ALIGN_DOWN(s->offset, PAGE_SIZE),
+			.file_end = s->offset + s->filesz,
+			.file = node,
+			.prot = s->prot,
+			.kind = VMA_FILE,
+		};
+
+		err = mm_map(mm, &v);
+		if (err)
+			return err;
+		if (mm_populate(mm, start, file_end, s->prot & VMA_W) != FAULT_HANDLED)
+			return -ENOMEM;
+		start = file_end;
+	}
+	if (start < mem_end) {
+		struct vma bss = {
+			.start = start,
+			.end = mem_end,
+			.prot = s->prot,
+			.kind = VMA_ANON,
+		};
+
+		err = mm_map(mm, &bss);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int map_image(struct mm *mm, const struct inode *node, const struct elf_info *info,
+		     uint64_t bias)
+{
+	struct vma stack = {
+		.start = STACK_TOP - STACK_INITIAL,
+		.end = STACK_TOP,
+		.prot = VMA_R | VMA_W,
+		.kind = VMA_STACK,
+	};
+	unsigned i;
+	int err;
+
+	for (i = 0; i < info->nr_loads; i++) {
+		err = map_segment(mm, node, &info->loads[i], bias);
+		if (err)
+			return err;
+	}
+	mm->start_brk = mm->brk = info->hi + bias;
+	return mm_map(mm, &stack);
+}
+
+/* Clean user state: no FS/GS base, default x87 and SSE control words. */
+static void reset_user_cpu_state(void)
+{
+	uint32_t mxcsr = MXCSR_DEFAULT;
+
+	wrmsr(MSR_FS_BASE, 0);
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
+	__asm__ __volatile__("fninit\n\tldmxcsr %0" : : "m"(mxcsr));
+}
+
+int exec_load(struct process *p, struct inode *node, const char *const *argv, unsigned argc,
+	      struct trap_frame *tf)
+{
+	struct elf_info info;
+	struct exec_image img = {0};
+	uint64_t bias;
+	int err;
+
+	if (!S_ISREG(node->mode) || !node->data) {
+		kprintf("exec %s: not a regular file from the initrd\n", p->exe_path);
+		return -EACCES;
+	}
+	err = elf_check(node->data, node->size, &info);
+	if (!err)
+		err = elf_place(&info, STACK_TOP - STACK_LIMIT - MMAP_GAP, &bias);
+	if (err) {
+		kprintf("exec %s: %s\n", p->exe_path, elf_strerror(err));
+		return -ENOEXEC;
+	}
+	err = mm_create(&p->mm);
+	if (err)
+		return err;
+	mm_activate(&p->mm);
+	err = map_image(&p->mm, node, &info, bias);
+	if (err) {
+		kprintf("exec %s: cannot map the program (error %d)\n", p->exe_path, err);
+		return err;
+	}
+	img.entry = info.entry + bias;
+	img.phdr = info.phdr_vaddr + bias;
+	img.phnum = info.phnum;
+	img.vdso = vdso_map_process();
+	img.execfn = p->exe_path;
+	err = exec_build_stack(&p->mm, &img, argv, argc);
+	if (err) {
+		kprintf("exec %s: arguments do not fit the stack (error %d)\n", p->exe_path, err);
+		return err;
+	}
+	procfs_set_exe(p->exe_path);
+	reset_user_cpu_state();
+	memset(tf, 0, sizeof(*tf));
+	tf->rip = img.entry;
+	tf->rsp = img.sp;
+	tf->cs = USER_CS;
+	tf->ss = USER_DS;
+	tf->rflags = USER_RFLAGS_INITIAL;
+	return 0;
+}

@@ -1,0 +1,188 @@
+/*
+ * Process syscalls: ids, exit, thread pointer, uname, limits.  One process,
+ * one thread: pid = tid = 1, no parent (ppid 0), root user.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/msr.h"
+#include "lib/string.h"
+#include "proc/process.h"
+#include "sys/errno.h"
+#include "sys/syscalls.h"
+#include "sys/uaccess.h"
+#include "sys/uaccess_range.h"
+
+#define ARCH_SET_GS 0x1001
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+#define ARCH_GET_GS 0x1004
+
+#define RLIMIT_STACK 3
+#define RLIMIT_NOFILE 7
+#define RLIM_NLIMITS 16
+#define RLIM_INFINITY (~0ull)
+
+#define UTS_LEN 65
+
+struct utsname {
+	char sysname[UTS_LEN], nodename[UTS_LEN], release[UTS_LEN];
+	char version[UTS_LEN], machine[UTS_LEN], domainname[UTS_LEN];
+};
+
+struct rlimit64 {
+	uint64_t cur, max;
+};
+
+static uint32_t file_mode_mask = 022;
+
+SYSCALL(exit)
+{
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	process_exit((int)a0);
+}
+
+SYSCALL(exit_group)
+{
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	process_exit((int)a0);
+}
+
+SYSCALL(getpid)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return current->pid;
+}
+
+SYSCALL(gettid)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return current->pid;
+}
+
+SYSCALL(getppid)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return 0;
+}
+
+SYSCALL(getuid)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return 0;
+}
+
+SYSCALL(set_tid_address)
+{
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	current->clear_child_tid = a0;
+	return current->pid;
+}
+
+SYSCALL(set_robust_list)
+{
+	(void)a0, (void)a2, (void)a3, (void)a4, (void)a5;
+	return a1 == 24 ? 0 : -EINVAL; /* sizeof(struct robust_list_head) */
+}
+
+SYSCALL(arch_prctl)
+{
+	uint64_t v;
+
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	switch (a0) {
+	case ARCH_SET_FS:
+	case ARCH_SET_GS:
+		if (a1 >= TASK_SIZE_MAX)
+			return -EPERM;
+		/* In the kernel the user's GS base is the one SWAPGS put aside. */
+		wrmsr(a0 == ARCH_SET_FS ? MSR_FS_BASE : MSR_KERNEL_GS_BASE, a1);
+		return 0;
+	case ARCH_GET_FS:
+	case ARCH_GET_GS:
+		v = rdmsr(a0 == ARCH_GET_FS ? MSR_FS_BASE : MSR_KERNEL_GS_BASE);
+		return copy_to_user(a1, &v, sizeof(v));
+	default:
+		return -EINVAL;
+	}
+}
+
+SYSCALL(uname)
+{
+	static const struct utsname u = {
+		.sysname = "Linux",
+		.nodename = "entrylab",
+		.release = "6.1.0-entrylab",
+		.version = "#1 SMP entrylab",
+		.machine = "x86_64",
+		.domainname = "(none)",
+	};
+
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return copy_to_user(a0, &u, sizeof(u));
+}
+
+SYSCALL(sched_yield)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return 0;
+}
+
+SYSCALL(sched_getaffinity)
+{
+	uint64_t mask = 1; /* CPU 0 */
+
+	(void)a3, (void)a4, (void)a5;
+	if (a0 && a0 != (uint64_t)current->pid)
+		return -ESRCH;
+	if (a1 < sizeof(mask) || (a1 & (sizeof(mask) - 1)))
+		return -EINVAL;
+	return copy_to_user(a2, &mask, sizeof(mask)) ?: (long)sizeof(mask);
+}
+
+static struct rlimit64 rlimit_of(unsigned res)
+{
+	if (res == RLIMIT_STACK)
+		return (struct rlimit64){STACK_LIMIT, RLIM_INFINITY};
+	if (res == RLIMIT_NOFILE)
+		return (struct rlimit64){FD_MAX, FD_MAX};
+	return (struct rlimit64){RLIM_INFINITY, RLIM_INFINITY};
+}
+
+/* New limits are accepted and ignored: nothing here enforces them. */
+SYSCALL(prlimit64)
+{
+	struct rlimit64 old;
+
+	(void)a2, (void)a4, (void)a5;
+	if (a0 && a0 != (uint64_t)current->pid)
+		return -ESRCH;
+	if (a1 >= RLIM_NLIMITS)
+		return -EINVAL;
+	old = rlimit_of((unsigned)a1);
+	return a3 ? copy_to_user(a3, &old, sizeof(old)) : 0;
+}
+
+SYSCALL(getrlimit)
+{
+	struct rlimit64 old;
+
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	if (a0 >= RLIM_NLIMITS)
+		return -EINVAL;
+	old = rlimit_of((unsigned)a0);
+	return copy_to_user(a1, &old, sizeof(old));
+}
+
+SYSCALL(umask)
+{
+	uint32_t old = file_mode_mask;
+
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	file_mode_mask = a0 & 0777;
+	return old;
+}
+
+SYSCALL(enosys)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return -ENOSYS;
+}

@@ -1,0 +1,69 @@
+/*
+ * EL_SYS_REGION.  BEGIN: the hypercall first (an exit the VMM counts from),
+ * then the counters are zeroed, and the TSC read comes last, fenced so no
+ * earlier work leaks into the region.  END mirrors it: the TSC first, then
+ * the counters, then the hypercall.  The counters (percpu.h) increment on
+ * every entry; END's own SYSCALL entry is taken off the syscall count.
+ */
+#include "arch/x86_64/io.h"
+#include "arch/x86_64/percpu.h"
+#include "sys/errno.h"
+#include "sys/region.h"
+#include "sys/syscalls.h"
+#include "time/time.h"
+
+static struct el_region region;
+static bool begun;
+
+static inline uint64_t rdtsc_ordered(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return (uint64_t)hi << 32 | lo;
+}
+
+static long region_begin(uint64_t iterations)
+{
+	outl(EL_PORT_HCALL + EL_HC_REGION_BEGIN, 0);
+	region = (struct el_region){.iterations = iterations, .tsc_khz = time_tsc_khz()};
+	cpu0.nr_syscalls = 0;
+	cpu0.nr_page_faults = 0;
+	cpu0.nr_interrupts = 0;
+	begun = true;
+	region.tsc_begin = rdtsc_ordered();
+	return 0;
+}
+
+static long region_end(void)
+{
+	uint64_t tsc = rdtsc_ordered();
+
+	if (!begun)
+		return -EINVAL;
+	region.tsc_end = tsc;
+	region.syscalls = cpu0.nr_syscalls - 1;
+	region.page_faults = cpu0.nr_page_faults;
+	region.interrupts = cpu0.nr_interrupts;
+	region.valid = 1;
+	begun = false;
+	outl(EL_PORT_HCALL + EL_HC_REGION_END, 0);
+	return 0;
+}
+
+SYSCALL(el_region)
+{
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	if (a0 == EL_REGION_QUERY)
+		return 0;
+	if (a0 == EL_REGION_BEGIN)
+		return region_begin(a1);
+	if (a0 == EL_REGION_END)
+		return region_end();
+	return -EINVAL;
+}
+
+const struct el_region *region_result(void)
+{
+	return &region;
+}

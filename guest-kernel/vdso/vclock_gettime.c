@@ -1,0 +1,95 @@
+/*
+ * vDSO clock functions: clock_gettime, gettimeofday, time and clock_getres
+ * from the vvar pages, the syscall for everything else.  Built once per
+ * variant (vdso.cmake): the TSC read and the clamp are fixed per image.
+ */
+#include "vdso/vdso_user.h"
+
+int __vdso_clock_gettime(int clk, struct vdso_timespec *ts);
+int __vdso_gettimeofday(struct vdso_timeval *tv, struct vdso_timezone *tz);
+long __vdso_time(long *t);
+int __vdso_clock_getres(int clk, struct vdso_timespec *res);
+
+static inline __attribute__((always_inline)) int read_clock(uint32_t clk, struct vclock_ts *t)
+{
+	return vclock_gettime(&vvar_data, &vvar_pvclock, clk, vdso_counter, vdso_delta, t);
+}
+
+int __vdso_clock_gettime(int clk, struct vdso_timespec *ts)
+{
+	struct vclock_ts t;
+
+	/* A negative id (CPU-time clock of another process) is >= EL_CLOCK_IDS as unsigned. */
+	if (__builtin_expect(read_clock((uint32_t)clk, &t), 1)) {
+		ts->tv_sec = (int64_t)t.sec;
+		ts->tv_nsec = (long)t.nsec;
+		return 0;
+	}
+	return (int)vdso_syscall(VDSO_NR_CLOCK_GETTIME, clk, (long)ts, 0);
+}
+
+int __vdso_gettimeofday(struct vdso_timeval *tv, struct vdso_timezone *tz)
+{
+	struct vclock_ts t;
+
+	if (tv) {
+		if (!read_clock(EL_CLOCK_REALTIME, &t))
+			return (int)vdso_syscall(VDSO_NR_GETTIMEOFDAY, (long)tv, (long)tz, 0);
+		tv->tv_sec = (int64_t)t.sec;
+		tv->tv_usec = (long)(t.nsec / 1000);
+	}
+	if (tz) {
+		tz->tz_minuteswest = vvar_data.tz_minuteswest;
+		tz->tz_dsttime = vvar_data.tz_dsttime;
+	}
+	return 0;
+}
+
+/* No tick keeps a "seconds" field current, so time() reads the counter, too. */
+long __vdso_time(long *t)
+{
+	struct vclock_ts now;
+
+	if (!read_clock(EL_CLOCK_REALTIME, &now))
+		return vdso_syscall(VDSO_NR_TIME, (long)t, 0, 0);
+	if (t)
+		*t = (long)now.sec;
+	return (long)now.sec;
+}
+
+int __vdso_clock_getres(int clk, struct vdso_timespec *res)
+{
+	struct vclock_ts r;
+
+	if (!vclock_getres((uint32_t)clk, &r))
+		return (int)vdso_syscall(VDSO_NR_CLOCK_GETRES, clk, (long)res, 0);
+	if (res) {
+		res->tv_sec = (int64_t)r.sec;
+		res->tv_nsec = (long)r.nsec;
+	}
+	return 0;
+}
+
+/* The unprefixed names Linux's vDSO also exports. */
+int clock_gettime(int clk, struct vdso_timespec *ts)
+	__attribute__((weak, alias("__vdso_clock_gettime")));
+int gettimeofday(struct vdso_timeval *tv, struct vdso_timezone *tz)
+	__attribute__((weak, alias("__vdso_gettimeofday")));
+long time(long *t) __attribute__((weak, alias("__vdso_time")));
+int clock_getres(int clk, struct vdso_timespec *res)
+	__attribute__((weak, alias("__vdso_clock_getres")));
+
+/*
+ * Which variant this image is, for tools (readelf -n on the image or on a
+ * dump of [vdso]): an ELF note "entrylab", type 1, "<tsc>-<clamp>".
+ */
+__asm__(".pushsection .note.entrylab, \"a\", @note\n"
+	"\t.balign 4\n"
+	"\t.long 9\n"
+	"\t.long 2f - 1f\n"
+	"\t.long 1\n"
+	"\t.asciz \"entrylab\"\n"
+	"\t.balign 4\n"
+	"1:\t.asciz \"" VDSO_TSC_NAME "-" VDSO_CLAMP_NAME "\"\n"
+	"2:\t.balign 4\n"
+	"\t.popsection");

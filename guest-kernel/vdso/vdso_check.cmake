@@ -1,0 +1,87 @@
+# Checks one vDSO image: cmake -DIMAGE=<stripped .so> -DDEBUG=<unstripped>
+#   -DTSC=<lfence|lfence2|rdtscp|none> -DCLAMP=<branch|cmov>
+#   -DREADELF=... -DOBJDUMP=... -P vdso_check.cmake
+# The kernel maps the image as is, into every process, at an address it
+# chooses: so no relocations, no dependencies, one R+X PT_LOAD.  Libcs find
+# the symbols through DT_HASH (musl) or DT_GNU_HASH and check LINUX_2.6.
+# The variant must show in the code: its TSC read and its clamp.
+function(fail)
+  string(JOIN "" why ${ARGN})
+  message(FATAL_ERROR "vDSO image ${IMAGE}: ${why}")
+endfunction()
+
+function(run out)
+  execute_process(COMMAND ${ARGN} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    fail("`${ARGN}` failed (${rc}): ${e}")
+  endif()
+  set(${out} "${o}" PARENT_SCOPE)
+endfunction()
+
+function(count out regex text)
+  string(REGEX MATCHALL "${regex}" m "${text}")
+  list(LENGTH m n)
+  set(${out} ${n} PARENT_SCOPE)
+endfunction()
+
+run(relocs ${READELF} -r ${IMAGE})
+if(NOT relocs MATCHES "There are no relocations in this file")
+  fail("it has relocations; every symbol the vDSO uses must be hidden and reached "
+       "RIP-relative (vvar_data, vvar_pvclock: vdso_user.h):\n${relocs}")
+endif()
+
+run(dyn ${READELF} -d -W ${IMAGE})
+foreach(tag SONAME HASH GNU_HASH VERDEF VERSYM)
+  if(NOT dyn MATCHES "\\(${tag}\\)")
+    fail("no DT_${tag}; link with --hash-style=both and the version script vdso.map")
+  endif()
+endforeach()
+if(NOT dyn MATCHES "Library soname: \\[linux-vdso\\.so\\.1\\]")
+  fail("its soname is not linux-vdso.so.1 (glibc looks for that name)")
+endif()
+foreach(tag NEEDED TEXTREL RELA REL RELR JMPREL)
+  if(dyn MATCHES "\\(${tag}\\)")
+    fail("it has DT_${tag}; the kernel maps the image without a dynamic linker")
+  endif()
+endforeach()
+
+run(phdrs ${READELF} -l -W ${IMAGE})
+count(loads "\n +LOAD " "${phdrs}")
+if(NOT loads EQUAL 1 OR NOT phdrs MATCHES "\n +DYNAMIC " OR phdrs MATCHES "\n +INTERP ")
+  fail("it needs exactly one PT_LOAD, a PT_DYNAMIC and no PT_INTERP (vdso.lds):\n${phdrs}")
+endif()
+
+run(syms ${READELF} --dyn-syms -W ${IMAGE})
+foreach(sym clock_gettime gettimeofday time getcpu clock_getres)
+  foreach(name __vdso_${sym} ${sym})
+    if(NOT syms MATCHES " ${name}@@LINUX_2\\.6\n")
+      fail("${name}@@LINUX_2.6 is not exported")
+    endif()
+  endforeach()
+endforeach()
+
+run(dis ${OBJDUMP} -d --no-show-raw-insn --disassemble=__vdso_clock_gettime ${DEBUG})
+count(n_lfence "\tlfence" "${dis}")
+count(n_rdtsc "\trdtsc *\n" "${dis}")
+count(n_rdtscp "\trdtscp" "${dis}")
+count(n_cmov "\tcmovbe" "${dis}")
+set(tsc_ok FALSE)
+if(TSC STREQUAL "lfence" AND n_rdtsc GREATER 0 AND n_lfence EQUAL n_rdtsc AND n_rdtscp EQUAL 0)
+  set(tsc_ok TRUE)
+elseif(TSC STREQUAL "lfence2" AND n_rdtsc GREATER 0 AND n_rdtscp EQUAL 0)
+  math(EXPR twice "2 * ${n_rdtsc}")
+  if(n_lfence EQUAL twice)
+    set(tsc_ok TRUE)
+  endif()
+elseif(TSC STREQUAL "rdtscp" AND n_rdtscp GREATER 0 AND n_rdtsc EQUAL 0 AND n_lfence EQUAL 0)
+  set(tsc_ok TRUE)
+elseif(TSC STREQUAL "none" AND n_rdtsc GREATER 0 AND n_rdtscp EQUAL 0 AND n_lfence EQUAL 0)
+  set(tsc_ok TRUE)
+endif()
+if(NOT tsc_ok)
+  fail("__vdso_clock_gettime does not read the TSC the ${TSC} way "
+       "(${n_lfence} LFENCE, ${n_rdtsc} RDTSC, ${n_rdtscp} RDTSCP)")
+endif()
+if((CLAMP STREQUAL "cmov" AND n_cmov EQUAL 0) OR (CLAMP STREQUAL "branch" AND n_cmov GREATER 0))
+  fail("__vdso_clock_gettime has ${n_cmov} CMOVBE: not the ${CLAMP} clamp")
+endif()

@@ -1,0 +1,180 @@
+/*
+ * User mode in the guest: every benchmark runs to completion and reports
+ * its region; user programs of our own check the Linux ABI from inside.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness.h"
+
+#define GUEST_BIN EL_BINARY_DIR "/guest/"
+
+TestSuite(programs, .timeout = 900);
+
+/* Runs a benchmark with small arguments; returns its record (caller puts it). */
+static struct json_object *bench_run(const char *name, const char *const *args, int want)
+{
+	const char *argv[32] = {EL_ENTRYLAB, "run", "-o", NULL, name};
+	struct el_proc p;
+	struct json_object *rec;
+	char out[64];
+	int n = 5;
+
+	snprintf(out, sizeof(out), "bench-%s.jsonl", name);
+	argv[3] = tmp_output(out);
+	while (args && *args && n < 30)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	proc_run(&p, argv);
+	cr_expect_eq(p.status, want, "%s: exit %d, want %d\n%s", name, p.status, want, p.err);
+	rec = last_record(argv[3]);
+	cr_assert(rec, "%s: no record", name);
+	proc_free(&p);
+	return rec;
+}
+
+static void expect_region(struct json_object *rec, const char *name)
+{
+	cr_expect_str_eq(jstr(rec, "status"), "ok", "%s", name);
+	cr_assert(jget(rec, "region.tsc_ticks"), "%s: no region in the record", name);
+	cr_expect_gt(json_object_get_int64(jget(rec, "region.tsc_ticks")), 0, "%s", name);
+	cr_expect_eq(json_object_get_int64(jget(rec, "region.exits")), 0,
+		     "%s: VM exits inside the measured region", name);
+}
+
+static const char *const small[] = {"200", NULL};
+
+Test(programs, pagefault)
+{
+	const char *const args[] = {"1M", "3", NULL};
+	struct json_object *rec = bench_run("pagefault", args, 0);
+
+	expect_region(rec, "pagefault");
+	/* 1 MiB = 256 pages, 3 rounds: at least 768 zero-page faults. */
+	cr_expect_geq(json_object_get_int64(jget(rec, "region.page_faults")), 768);
+	json_object_put(rec);
+}
+
+Test(programs, lseek)
+{
+	struct json_object *rec = bench_run("lseek", small, 0);
+
+	expect_region(rec, "lseek");
+	cr_expect_geq(json_object_get_int64(jget(rec, "region.syscalls")), 200);
+	json_object_put(rec);
+}
+
+Test(programs, getpid_gettid)
+{
+	struct json_object *rec = bench_run("getpid", small, 0);
+
+	expect_region(rec, "getpid");
+	json_object_put(rec);
+	rec = bench_run("gettid", small, 0);
+	expect_region(rec, "gettid");
+	cr_expect_eq(json_object_get_int64(jget(rec, "region.syscalls")), 200,
+		     "exactly one syscall per iteration inside the region");
+	json_object_put(rec);
+}
+
+Test(programs, vdso_clock_gettime_makes_no_syscall)
+{
+	const char *const args[] = {"1000", NULL};
+	struct json_object *rec = bench_run("clock_gettime", args, 0);
+
+	expect_region(rec, "clock_gettime");
+	cr_expect_eq(json_object_get_int64(jget(rec, "region.syscalls")), 0,
+		     "clock_gettime went to the kernel: the vDSO was not used");
+	json_object_put(rec);
+}
+
+Test(programs, time_benches)
+{
+	static const char *const names[] = {"gettimeofday", "time", "getcpu"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct json_object *rec = bench_run(names[i], small, 0);
+
+		expect_region(rec, names[i]);
+		json_object_put(rec);
+	}
+}
+
+Test(programs, vsyscall_native)
+{
+	const char *argv[] = {EL_ENTRYLAB, "run", "--append", "vsyscall=native", "-o",
+			      tmp_output("vsys.jsonl"), "vsyscall", "200", NULL};
+	struct el_proc p;
+	struct json_object *rec;
+
+	proc_run(&p, argv);
+	cr_expect_eq(p.status, 0, "%s", p.err);
+	rec = last_record(argv[5]);
+	cr_assert(rec);
+	expect_region(rec, "vsyscall");
+	cr_expect_str_eq(jstr(rec, "guest.config.vsyscall"), "native");
+	json_object_put(rec);
+	proc_free(&p);
+}
+
+Test(programs, usercheck)
+{
+	char host_time[48];
+	const char *argv[] = {EL_ENTRYLAB, "run", "--append", "vsyscall=native", "-o",
+			      tmp_output("usercheck.jsonl"), "--exec", GUEST_BIN "usercheck",
+			      "--vsyscall=native", "--vdso=yes", host_time, "--host-time-tol=20", NULL};
+
+	snprintf(host_time, sizeof(host_time), "--host-time=%lld", (long long)time(NULL));
+	struct el_proc p;
+
+	proc_run(&p, argv);
+	cr_expect_eq(p.status, 0, "usercheck failed in the guest:\n%s\n%s", p.out, p.err);
+	cr_expect(strstr(p.out, "PASS"), "no PASS line arrived from the guest program:\n%s", p.out);
+	cr_expect(!strstr(p.out, "FAIL"), "%s", p.out);
+	proc_free(&p);
+}
+
+Test(programs, exec_status_and_stdout)
+{
+	const char *argv[] = {EL_ENTRYLAB, "run", "-o", tmp_output("st.jsonl"), "--exec",
+			      GUEST_BIN "usercheck", "--no-such-option", NULL};
+	struct el_proc p;
+
+	proc_run(&p, argv);
+	cr_expect_eq(p.status, 2, "the program's usage status (2) must be the run's, got %d",
+		     p.status);
+	proc_free(&p);
+}
+
+Test(programs, segfault_is_139)
+{
+	const char *argv[] = {EL_ENTRYLAB, "run", "-o", tmp_output("segv.jsonl"), "--exec",
+			      GUEST_BIN "segv", NULL};
+	struct el_proc p;
+	struct json_object *rec;
+
+	proc_run(&p, argv);
+	cr_expect_eq(p.status, 139, "a faulting process ends with 139, got %d", p.status);
+	rec = last_record(argv[3]);
+	cr_assert(rec);
+	cr_expect_str_eq(jstr(rec, "status"), "ok", "the guest kernel survived the fault");
+	cr_expect(strstr(jstr(rec, "console"), "segfault"), "no segfault line on the console");
+	json_object_put(rec);
+	proc_free(&p);
+}
+
+Test(programs, bad_exec_refused_before_boot)
+{
+	struct el_proc p;
+
+	entrylab(&p, "run", "--exec", "/bin/sh", NULL);
+	cr_expect_eq(p.status, 120);
+	cr_expect(strstr(p.err, "static"), "%s", p.err);
+	proc_free(&p);
+	entrylab(&p, "run", "no-such-bench", NULL);
+	cr_expect_eq(p.status, 120);
+	cr_expect(strstr(p.err, "list benches"), "%s", p.err);
+	proc_free(&p);
+}

@@ -1,0 +1,56 @@
+/*
+ * The benchmark table, generated from guest/benches.def: one row per
+ * benchmark with its embedded image (cmake/embed.cmake symbols).
+ */
+#include <string.h>
+
+#include "bench.h"
+
+#define EL_BENCH(name, desc, seed, args)                                                   \
+	extern const unsigned char entrylab_bench_##name[], entrylab_bench_##name##_end[];
+#include "benches.def"
+#undef EL_BENCH
+
+
+static const struct el_bench benches[] = {
+#define EL_BENCH(name_, desc, seed_, args)                                                  \
+	{.name = #name_,                                                                   \
+	 .description = desc,                                                              \
+	 .seed = seed_,                                                                    \
+	 .default_args = args,                                                             \
+	 .image = entrylab_bench_##name_},
+#include "benches.def"
+#undef EL_BENCH
+};
+
+static const unsigned char *const bench_ends[] = {
+#define EL_BENCH(name, desc, seed, args) entrylab_bench_##name##_end,
+#include "benches.def"
+#undef EL_BENCH
+};
+
+const struct el_bench *bench_at(unsigned i)
+{
+	static struct el_bench table[sizeof(benches) / sizeof(benches[0])];
+	static int ready;
+
+	if (!ready) {
+		for (unsigned k = 0; k < sizeof(benches) / sizeof(benches[0]); k++) {
+			table[k] = benches[k];
+			table[k].image_len = (size_t)(bench_ends[k] - benches[k].image);
+			table[k].iter_arg = strcmp(table[k].name, "pagefault") ? 0u : 1u;
+		}
+		ready = 1;
+	}
+	return i < sizeof(benches) / sizeof(benches[0]) ? &table[i] : NULL;
+}
+
+const struct el_bench *bench_find(const char *name)
+{
+	const struct el_bench *b;
+
+	for (unsigned i = 0; (b = bench_at(i)); i++)
+		if (!strcmp(b->name, name))
+			return b;
+	return NULL;
+}

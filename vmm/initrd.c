@@ -1,0 +1,110 @@
+/*
+ * Packing a program for the guest: the initrd around it, the checks a
+ * user-supplied binary must pass before anything boots, and its arguments.
+ */
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "initrd.h"
+
+int initrd_build(struct el_cpio *c, const unsigned char *image, size_t len)
+{
+	static const char *const dirs[] = {"dev", "tmp", "proc", "bin"};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		el_cpio_add_dir(c, dirs[i], 0755);
+	el_cpio_add_file(c, "init", 0755, image, len);
+	return el_cpio_finish(c);
+}
+
+int exec_check(const unsigned char *image, size_t len, char *err, size_t errlen)
+{
+	GElf_Ehdr eh;
+	Elf *e;
+	size_t nph, i, loads = 0;
+	int rc = -1;
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		snprintf(err, errlen, "libelf is unusable: %s", elf_errmsg(-1));
+		return -1;
+	}
+	e = elf_memory((char *)image, len);
+	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
+		snprintf(err, errlen, "not an ELF file; give a static x86-64 Linux executable "
+				      "(musl-gcc -static)");
+		goto out;
+	}
+	if (gelf_getclass(e) != ELFCLASS64 || eh.e_machine != EM_X86_64) {
+		snprintf(err, errlen, "not a 64-bit x86-64 ELF (class %d, machine %d); build it "
+				      "for x86-64", gelf_getclass(e), eh.e_machine);
+		goto out;
+	}
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+		snprintf(err, errlen, "ELF type %d is not an executable; link a program, not an "
+				      "object", eh.e_type);
+		goto out;
+	}
+	if (elf_getphdrnum(e, &nph)) {
+		snprintf(err, errlen, "malformed program headers: %s", elf_errmsg(-1));
+		goto out;
+	}
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e, (int)i, &ph)) {
+			snprintf(err, errlen, "malformed program header %zu: %s", i, elf_errmsg(-1));
+			goto out;
+		}
+		if (ph.p_type == PT_INTERP) {
+			snprintf(err, errlen, "dynamically linked (it has an interpreter); the guest "
+					      "runs static binaries only: link with -static "
+					      "(musl-gcc -static)");
+			goto out;
+		}
+		if (ph.p_type == PT_LOAD) {
+			if (ph.p_offset > len || ph.p_filesz > len - ph.p_offset ||
+			    ph.p_filesz > ph.p_memsz) {
+				snprintf(err, errlen, "segment %zu lies outside the file or has "
+						      "filesz > memsz: the file is truncated or corrupt", i);
+				goto out;
+			}
+			loads++;
+		}
+	}
+	if (!loads) {
+		snprintf(err, errlen, "no loadable segment: not a runnable program");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (e)
+		elf_end(e);
+	return rc;
+}
+
+int initrd_quote_args(char *out, size_t outlen, char *const *args, int nargs, char *err,
+		      size_t errlen)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < nargs; i++) {
+		for (const char *p = args[i]; *p; p++)
+			if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20 || *p == 0x7f) {
+				snprintf(err, errlen, "argument '%s' contains a quote, backslash or "
+						      "control character, which the guest command "
+						      "line cannot carry", args[i]);
+				return -1;
+			}
+		int n = snprintf(out + used, outlen - used, "%s\"%s\"", i ? " " : "", args[i]);
+
+		if (n < 0 || (size_t)n >= outlen - used) {
+			snprintf(err, errlen, "the program's arguments exceed %zu bytes", outlen - 1);
+			return -1;
+		}
+		used += (size_t)n;
+	}
+	return 0;
+}
