@@ -13,6 +13,7 @@
 #include "crash.h"
 #include "fs/initrd.h"
 #include "fs/vfs.h"
+#include "lib/hostio.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
 #include "mm/frame.h"
@@ -48,6 +49,7 @@ void kmain(uint32_t start_info_phys)
 	paging_init();
 	syscall_init();
 	uaccess_init();
+	hostio_init();
 	time_init();
 	vdso_init();
 	config_resolve();

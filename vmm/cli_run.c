@@ -183,5 +183,6 @@ int cli_run_parse(int argc, char **argv, struct el_cli_run *cli)
 	cli->spec.timeout_s = cli->timeout_s;
 	cli->spec.pin_cpu = cli->pin_cpu;
 	cli->spec.verbose = cli->verbose;
+	cli->spec.program_output_to_stderr = cli->json || cli->csv_sep;
 	return 0;
 }

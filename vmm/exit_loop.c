@@ -45,11 +45,16 @@ static void exit_mmio(struct el_loop *l)
 		  (unsigned long long)run->mmio.phys_addr);
 }
 
+/*
+ * With the in-kernel LAPIC, KVM blocks a halted vCPU itself until an interrupt
+ * arrives (a guest halting with IF=0 then runs into --timeout); this exit
+ * only comes from a KVM that handed HLT out anyway.
+ */
 static void exit_hlt(struct el_loop *l)
 {
 	loop_stop(l, EL_RUN_GUEST_CRASH,
-		  "KVM_EXIT_HLT: guest halted, and without an interrupt controller nothing can "
-		  "wake it (end the guest through port 0x%x instead)",
+		  "KVM_EXIT_HLT: the guest halted and this KVM left waking it to us; entrylab "
+		  "delivers no interrupts from user space (end the guest through port 0x%x)",
 		  EL_PORT_EXIT);
 }
 

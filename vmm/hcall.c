@@ -91,6 +91,41 @@ static void hc_report(struct el_loop *l, uint32_t gpa)
 	}
 }
 
+/*
+ * The program's stdout/stderr: copied out of guest memory (checked) and
+ * written to ours, or both to stderr when stdout carries --json/-x output.
+ */
+static void hc_write(struct el_loop *l, uint32_t gpa)
+{
+	const struct el_write *wp = el_gpa(l->vm, gpa, sizeof(struct el_write));
+	struct el_write w;
+	const void *buf;
+	FILE *f;
+
+	if (!wp) {
+		loop_stop(l, EL_RUN_GUEST_BAD_IO, "EL_HC_WRITE: argument at 0x%x is not inside guest RAM",
+			  gpa);
+		return;
+	}
+	memcpy(&w, wp, sizeof(w));
+	if ((w.fd != 1 && w.fd != 2) || w.len > EL_WRITE_MAX) {
+		loop_stop(l, EL_RUN_GUEST_BAD_IO,
+			  "EL_HC_WRITE at 0x%x: fd %u / length %u (want fd 1 or 2, length <= %u)", gpa,
+			  w.fd, w.len, EL_WRITE_MAX);
+		return;
+	}
+	buf = el_gpa(l->vm, w.gpa, w.len ? w.len : 1);
+	if (!buf) {
+		loop_stop(l, EL_RUN_GUEST_BAD_IO,
+			  "EL_HC_WRITE: buffer 0x%llx (+%u bytes) is not inside guest RAM",
+			  (unsigned long long)w.gpa, w.len);
+		return;
+	}
+	f = (w.fd == 2 || l->spec->program_output_to_stderr) ? stderr : stdout;
+	fwrite(buf, 1, w.len, f);
+	fflush(f);
+}
+
 static void hc_region_begin(struct el_loop *l, uint32_t arg)
 {
 	(void)arg;
@@ -115,6 +150,7 @@ static void (*const hcalls[EL_HC_COUNT])(struct el_loop *, uint32_t) = {
 	[EL_HC_REPORT] = hc_report,
 	[EL_HC_REGION_BEGIN] = hc_region_begin,
 	[EL_HC_REGION_END] = hc_region_end,
+	[EL_HC_WRITE] = hc_write,
 };
 
 void hcall_io(struct el_loop *l, const struct el_io *io)
@@ -122,6 +158,12 @@ void hcall_io(struct el_loop *l, const struct el_io *io)
 	unsigned nr = io->port - EL_PORT_HCALL;
 	uint32_t arg;
 
+	if (!io->out && io->size == 4 && io->count == 1 && nr == 0) {
+		uint32_t probe = EL_HCALL_PROBE; /* "entrylab is here" */
+
+		memcpy(io->data, &probe, sizeof(probe));
+		return;
+	}
 	if (!io->out || io->size != 4 || io->count != 1) {
 		loop_stop(l, EL_RUN_GUEST_BAD_IO,
 			  "KVM_EXIT_IO: %u-byte %s at hypercall port 0x%x; hypercalls are one 32-bit "

@@ -54,6 +54,7 @@ static const struct {
 	{KVM_CAP_IMMEDIATE_EXIT, "KVM_CAP_IMMEDIATE_EXIT"},
 	{KVM_CAP_EXT_CPUID, "KVM_CAP_EXT_CPUID"},
 	{KVM_CAP_SET_TSS_ADDR, "KVM_CAP_SET_TSS_ADDR"},
+	{KVM_CAP_IRQCHIP, "KVM_CAP_IRQCHIP (in-kernel LAPIC, IOAPIC, PIC)"},
 };
 
 int kvm_open(char *err, size_t errlen)

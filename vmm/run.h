@@ -20,6 +20,7 @@ struct el_run_spec {
 	double timeout_s;                 /* --timeout; 0 = none */
 	int pin_cpu;                      /* --pin; -1 = none */
 	bool verbose;                     /* -v: guest console to stderr as it arrives */
+	bool program_output_to_stderr;    /* the program's stdout goes to stderr (--json, -x) */
 	const unsigned char *kernel;      /* guest kernel ELF image */
 	size_t kernel_len;
 	const unsigned char *initrd;      /* newc cpio, PVH module 0; NULL = none */

@@ -1,7 +1,7 @@
 /*
- * VM and vCPU lifetime: /dev/kvm, the VM, its RAM slots, one vCPU and the
- * vCPU's run page.  A fresh VM per run, since KVM forbids changing CPUID
- * after the first KVM_RUN.
+ * VM and vCPU lifetime: /dev/kvm, the VM, its RAM slots, the in-kernel
+ * interrupt controllers, one vCPU and the vCPU's run page.  A fresh VM per
+ * run, since KVM forbids changing CPUID after the first KVM_RUN.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -58,6 +58,13 @@ int vm_create(struct el_vm *vm, uint64_t mem_bytes, char *err, size_t errlen)
 		return -1;
 	if (kvm_ioctl(vm->vm_fd, KVM_SET_TSS_ADDR, EL_KVM_TSS_ADDR) < 0)
 		return vm_fail(err, errlen, "cannot place KVM's TSS");
+	/*
+	 * KVM's own LAPIC (and IOAPIC/PIC): self-IPIs and EOIs stay inside the kernel,
+	 * no exit reaches us per interrupt.  It must exist before the vCPU, whose
+	 * LAPIC it creates; its MMIO page (0xfee00000) lies in the RAM hole (gpa.h).
+	 */
+	if (kvm_ioctl(vm->vm_fd, KVM_CREATE_IRQCHIP, 0) < 0)
+		return vm_fail(err, errlen, "cannot create the in-kernel interrupt controller");
 	vm->vcpu_fd = kvm_ioctl(vm->vm_fd, KVM_CREATE_VCPU, 0);
 	if (vm->vcpu_fd < 0)
 		return vm_fail(err, errlen, "cannot create the vCPU");

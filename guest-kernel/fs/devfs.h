@@ -9,6 +9,9 @@
 /* The console node: descriptors 0, 1 and 2 of init. */
 extern struct inode *dev_console;
 
+/* file->priv of init's descriptor 2: its writes are the program's stderr. */
+#define DEVFS_STDERR ((void *)2)
+
 void devfs_init(struct inode *dev);
 
 #endif

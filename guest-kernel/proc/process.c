@@ -60,11 +60,16 @@ static void open_console(struct process *p)
 
 	if (!f)
 		panic("cannot open /dev/console (error %d)", err);
-	for (fd = 0; fd < 3; fd++) {
+	for (fd = 0; fd < 2; fd++) {
 		if (fd)
 			f->refs++;
 		fd_install(&p->files, f, fd, false);
 	}
+	f = file_open(dev_console, O_RDWR, &err);
+	if (!f)
+		panic("cannot open /dev/console (error %d)", err);
+	f->priv = DEVFS_STDERR;
+	fd_install(&p->files, f, 2, false);
 }
 
 static void set_comm(struct process *p, const char *path)

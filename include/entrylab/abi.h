@@ -44,12 +44,29 @@
  */
 #define EL_PORT_HCALL 0x500u
 
+/*
+ * A 32-bit IN from EL_PORT_HCALL answers EL_HCALL_PROBE under entrylab's VMM
+ * (QEMU and others answer all ones): the guest kernel asks once at boot
+ * whether hypercalls reach anyone, and falls back to COM1 otherwise.
+ */
+#define EL_HCALL_PROBE (0x454c0000u | EL_ABI_VERSION)
+
 enum el_hcall {
 	EL_HC_REPORT = 0,       /* arg: struct el_report; boot and run reports */
 	EL_HC_REGION_BEGIN = 1, /* no arg; sent just before counters start */
 	EL_HC_REGION_END = 2,   /* no arg; sent just after counters stop */
+	EL_HC_WRITE = 3,        /* arg: struct el_write; the program's stdout/stderr */
 	EL_HC_COUNT
 };
+
+/* EL_HC_WRITE: the user program wrote to its stdout (fd 1) or stderr (fd 2). */
+#define EL_WRITE_MAX 4096u
+struct el_write {
+	uint32_t fd;  /* (guest) 1 or 2 */
+	uint32_t len; /* (guest) <= EL_WRITE_MAX */
+	uint64_t gpa; /* (guest) guest-physical address of the bytes */
+};
+_Static_assert(sizeof(struct el_write) == 16, "el_write layout");
 
 /* ---- Region markers (user program -> guest kernel) ----------------------- */
 

@@ -18,6 +18,7 @@ enum cpu_cap {
 	CAP_HYPERVISOR,
 	CAP_RDRAND,
 	CAP_RDSEED,
+	CAP_APIC,
 	CAP_COUNT
 };
 

@@ -20,6 +20,15 @@ static inline uint8_t inb(uint16_t port)
 	return v;
 }
 
+/* 32-bit IN (the hypercall probe). */
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+
+	__asm__ __volatile__("inl %1, %0" : "=a"(v) : "Nd"(port) : "memory");
+	return v;
+}
+
 /* 32-bit OUT: the width the exit and hypercall ports decode. */
 static inline void outl(uint16_t port, uint32_t v)
 {

@@ -1,0 +1,16 @@
+/*
+ * The user program's stdout and stderr, to the VMM in one hypercall per
+ * write (EL_HC_WRITE) instead of one COM1 exit per byte; to COM1 when no
+ * entrylab VMM answers the probe (QEMU -kernel).
+ */
+#ifndef EL_HOSTIO_H
+#define EL_HOSTIO_H
+
+#include "kernel.h"
+
+/* Once at boot: asks whether hypercalls reach an entrylab VMM. */
+void hostio_init(void);
+/* Writes len bytes of kernel memory as the program's fd (1 or 2). */
+void hostio_write(unsigned fd, const char *buf, size_t len);
+
+#endif
