@@ -4,6 +4,7 @@
  */
 #include "arch/x86_64/cpufeature.h"
 #include "arch/x86_64/desc.h"
+#include "arch/x86_64/irq.h"
 #include "arch/x86_64/legacy_pic.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/syscall_init.h"
@@ -18,6 +19,8 @@
 #include "lib/panic.h"
 #include "mm/frame.h"
 #include "mm/paging.h"
+#include "mm/pti.h"
+#include "mm/tlb.h"
 #include "proc/process.h"
 #include "report.h"
 #include "selfcheck.h"
@@ -31,6 +34,7 @@ void kmain(uint32_t start_info_phys)
 {
 	struct selfcheck_result sc;
 
+	hostio_init();
 	kprintf("entrylab guest kernel (ABI %u)\n", EL_ABI_VERSION);
 	/* Descriptor tables first: from here on every exception is reported. */
 	gdt_init();
@@ -46,12 +50,15 @@ void kmain(uint32_t start_info_phys)
 	cpu_identify();
 	cpu_setup(&kernel_cmdline);
 	frame_init();
+	pti_configure(&kernel_cmdline);
 	paging_init();
+	tlb_init(&kernel_cmdline);
 	syscall_init();
+	irq_init();
 	uaccess_init();
-	hostio_init();
 	time_init();
 	vdso_init();
+	pti_init();
 	config_resolve();
 
 	sc = selfcheck_run_all();

@@ -60,7 +60,7 @@ static void console_keep(struct el_console *c, char ch)
 	c->buf[c->len++] = ch;
 }
 
-static void console_put(struct el_loop *l, char ch)
+void console_put(struct el_loop *l, char ch)
 {
 	struct el_console *c = &l->con;
 

@@ -63,6 +63,8 @@ el_io_fn dev_exit_io;    /* isa-debug-exit port */
 el_io_fn hcall_io;       /* EL_PORT_HCALL + nr */
 
 /* Hands the console buffer to res (console, console_len). */
+/* One byte of guest console (COM1 or the EL_HC_WRITE console stream). */
+void console_put(struct el_loop *l, char ch);
 void console_finish(struct el_loop *l);
 void console_free(struct el_console *c);
 

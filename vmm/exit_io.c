@@ -8,11 +8,17 @@
 static const struct {
 	uint16_t base, count;
 	el_io_fn *fn;
-} io_ports[] = {
-	{EL_PORT_COM1, 8, dev_console_io},
-	{EL_PORT_EXIT, 1, dev_exit_io},
-	{EL_PORT_HCALL, EL_HC_COUNT, hcall_io},
+	const char *name; /* record key under vmm.io_exits */
+} io_ports[EL_IO_DEVICES] = {
+	{EL_PORT_COM1, 8, dev_console_io, "com1"},
+	{EL_PORT_EXIT, 1, dev_exit_io, "exit"},
+	{EL_PORT_HCALL, EL_HC_COUNT, hcall_io, "hypercall"},
 };
+
+const char *exit_io_device_name(unsigned i)
+{
+	return i < EL_IO_DEVICES ? io_ports[i].name : NULL;
+}
 
 void exit_io(struct el_loop *l)
 {
@@ -35,6 +41,7 @@ void exit_io(struct el_loop *l)
 	io.data = (uint8_t *)run + run->io.data_offset;
 	for (size_t i = 0; i < sizeof(io_ports) / sizeof(io_ports[0]); i++) {
 		if (io.port >= io_ports[i].base && io.port - io_ports[i].base < io_ports[i].count) {
+			l->res->io_exits[i]++;
 			io_ports[i].fn(l, &io);
 			return;
 		}

@@ -108,9 +108,9 @@ static void hc_write(struct el_loop *l, uint32_t gpa)
 		return;
 	}
 	memcpy(&w, wp, sizeof(w));
-	if ((w.fd != 1 && w.fd != 2) || w.len > EL_WRITE_MAX) {
+	if (w.fd > 2 || w.len > EL_WRITE_MAX) {
 		loop_stop(l, EL_RUN_GUEST_BAD_IO,
-			  "EL_HC_WRITE at 0x%x: fd %u / length %u (want fd 1 or 2, length <= %u)", gpa,
+			  "EL_HC_WRITE at 0x%x: fd %u / length %u (want fd 0, 1 or 2, length <= %u)", gpa,
 			  w.fd, w.len, EL_WRITE_MAX);
 		return;
 	}
@@ -119,6 +119,11 @@ static void hc_write(struct el_loop *l, uint32_t gpa)
 		loop_stop(l, EL_RUN_GUEST_BAD_IO,
 			  "EL_HC_WRITE: buffer 0x%llx (+%u bytes) is not inside guest RAM",
 			  (unsigned long long)w.gpa, w.len);
+		return;
+	}
+	if (w.fd == EL_WRITE_CONSOLE) {
+		for (uint32_t i = 0; i < w.len; i++)
+			console_put(l, ((const char *)buf)[i]);
 		return;
 	}
 	f = (w.fd == 2 || l->spec->program_output_to_stderr) ? stderr : stdout;

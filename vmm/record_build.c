@@ -196,6 +196,13 @@ static struct json_object *vmm_obj(const struct el_run_result *res)
 
 	put(o, "exit_reason", json_object_new_string(res->exit_reason));
 	put(o, "exits", json_object_new_int64((int64_t)res->exits_total));
+	{
+		struct json_object *io = json_object_new_object();
+
+		for (unsigned i = 0; i < EL_IO_DEVICES; i++)
+			put(io, exit_io_device_name(i), json_object_new_int64((int64_t)res->io_exits[i]));
+		put(o, "io_exits", io);
+	}
 	put(o, "boot_ms", json_object_new_double(res->boot_ms));
 	put(o, "wall_ms", json_object_new_double(res->wall_ms));
 	put(o, "tsc_khz", json_object_new_int64((int64_t)res->tsc_khz));

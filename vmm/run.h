@@ -30,6 +30,10 @@ struct el_run_spec {
 	unsigned nr_events;
 };
 
+/* Port I/O devices of the VMM (vmm/exit_io.c): COM1, exit port, hypercalls. */
+#define EL_IO_DEVICES 3
+const char *exit_io_device_name(unsigned i);
+
 enum el_run_status {
 	EL_RUN_OK,           /* guest exited through the exit port with a status */
 	EL_RUN_GUEST_CRASH,  /* triple fault, guest kernel panic */
@@ -52,6 +56,7 @@ struct el_run_result {
 	struct el_cpuid vcpu_cpuid; /* KVM_GET_CPUID2 after KVM_SET_CPUID2 */
 	uint64_t tsc_khz;           /* KVM_GET_TSC_KHZ, 0 if unknown */
 	uint64_t exits_total;       /* userspace exits of the whole run */
+	uint64_t io_exits[EL_IO_DEVICES]; /* of those, port I/O per device (exit_io_device_name) */
 	uint64_t region_exits;      /* userspace exits between REGION_BEGIN and REGION_END */
 	bool region_begun, region_ended;
 	double boot_ms;             /* VM creation to first report */

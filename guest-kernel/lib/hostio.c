@@ -1,5 +1,5 @@
 /*
- * Program output to the host (see hostio.h).
+ * Output to the host (see hostio.h).
  */
 #include "lib/hostio.h"
 
@@ -8,20 +8,20 @@
 #include "lib/console.h"
 #include "mm/layout.h"
 
-static bool vmm_present;
+bool hostio_present;
 /* In the kernel image: its physical address fits the 32-bit hypercall argument. */
 static struct el_write hostio_req;
 static char hostio_buf[EL_WRITE_MAX];
 
 void hostio_init(void)
 {
-	vmm_present = inl(EL_PORT_HCALL) == EL_HCALL_PROBE;
+	hostio_present = inl(EL_PORT_HCALL) == EL_HCALL_PROBE;
 }
 
 void hostio_write(unsigned fd, const char *buf, size_t len)
 {
-	if (!vmm_present) {
-		console_write(buf, len);
+	if (!hostio_present) {
+		com1_write(buf, len);
 		return;
 	}
 	while (len) {

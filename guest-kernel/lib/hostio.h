@@ -1,16 +1,19 @@
 /*
- * The user program's stdout and stderr, to the VMM in one hypercall per
- * write (EL_HC_WRITE) instead of one COM1 exit per byte; to COM1 when no
- * entrylab VMM answers the probe (QEMU -kernel).
+ * The kernel console and the user program's stdout and stderr, to the VMM
+ * in one hypercall per write (EL_HC_WRITE) instead of one COM1 exit per
+ * byte; to COM1 when no entrylab VMM answers the probe (QEMU -kernel).
  */
 #ifndef EL_HOSTIO_H
 #define EL_HOSTIO_H
 
 #include "kernel.h"
 
-/* Once at boot: asks whether hypercalls reach an entrylab VMM. */
+/* True once hostio_init() found an entrylab VMM. */
+extern bool hostio_present;
+
+/* First thing at boot: asks whether hypercalls reach an entrylab VMM. */
 void hostio_init(void);
-/* Writes len bytes of kernel memory as the program's fd (1 or 2). */
+/* Writes len bytes of kernel memory as fd EL_WRITE_CONSOLE, 1 or 2. */
 void hostio_write(unsigned fd, const char *buf, size_t len);
 
 #endif

@@ -160,15 +160,33 @@ out:
 	va_end(args);
 }
 
+/*
+ * Output is gathered and leaves in one console_write() per line (one
+ * `rep outsb`, one VM exit) instead of one exit per byte.
+ */
+struct line_sink {
+	char buf[256];
+	size_t len;
+};
+
 static void console_sink(void *ctx, char c)
 {
-	(void)ctx;
-	console_putc(c);
+	struct line_sink *l = ctx;
+
+	l->buf[l->len++] = c;
+	if (c == '\n' || l->len == sizeof(l->buf)) {
+		console_write(l->buf, l->len);
+		l->len = 0;
+	}
 }
 
 void kvprintf(const char *fmt, va_list ap)
 {
-	kvformat(console_sink, 0, fmt, ap);
+	struct line_sink l = {.len = 0};
+
+	kvformat(console_sink, &l, fmt, ap);
+	if (l.len)
+		console_write(l.buf, l.len);
 }
 
 void kprintf(const char *fmt, ...)

@@ -6,9 +6,12 @@
 #include "mm/frame.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
+#include "mm/pti.h"
 #include "mm/tlb.h"
 #include "mm/upt.h"
 #include "sys/errno.h"
+
+static uint64_t last_ctx_id;
 
 int mm_create(struct mm *mm)
 {
@@ -23,6 +26,9 @@ int mm_create(struct mm *mm)
 	/* The kernel half is the kernel's own tables, shared below the PML4. */
 	memcpy(mm->pgd + PML4_KERNEL_FIRST, kpaging.pml4 + PML4_KERNEL_FIRST,
 	       (PT_ENTRIES - PML4_KERNEL_FIRST) * sizeof(uint64_t));
+	/* Under PTI the user PGD gets the entry area only. */
+	pti_pgd_init(mm->pgd);
+	mm->ctx_id = ++last_ctx_id;
 	vma_set_init(&mm->vmas);
 	mm->mmap_base = STACK_TOP - MMAP_GAP;
 	return 0;
@@ -39,7 +45,7 @@ void mm_destroy(struct mm *mm)
 
 void mm_activate(struct mm *mm)
 {
-	tlb_switch_to(mm->pgd_phys);
+	tlb_switch_mm(mm->pgd_phys, mm->ctx_id);
 }
 
 int mm_map(struct mm *mm, const struct vma *v)

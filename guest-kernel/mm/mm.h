@@ -23,12 +23,13 @@
 
 struct mm {
 	/*
-	 * Top-level tables: an order-1 block; the page at +0 is the one CR3
-	 * loads today, the page at +4096 is kept for page-table isolation's
-	 * user copy (issue 4), as Linux pairs them.
+	 * Top-level tables: an order-1 block, as Linux pairs them: the kernel
+	 * PGD at +0, and under PTI the user PGD at +4096 (mm/pti.h).
 	 */
 	uint64_t pgd_phys;
 	uint64_t *pgd;
+	uint64_t ctx_id;      /* unique, never reused: names the space to the PCID slots */
+	uint64_t vdso_base;   /* [vdso] address, 0 without (the SYSRET trampoline is there) */
 	struct vma_set vmas;
 	uint64_t start_brk, brk;
 	uint64_t start_stack; /* where argv/envp pointers begin: names [stack] */

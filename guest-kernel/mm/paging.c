@@ -6,10 +6,13 @@
  *               PTI can later clone exactly them.
  *   direct map  2 MiB pages, RW+NX, over every 2 MiB chunk that holds RAM,
  *               the first 2 MiB (firmware and boot structures) and modules.
- * Every leaf carries PTE_G when CR4.PGE is on: without PTI all kernel
- * mappings are global, as in Linux.  Table pages come from the frame
- * allocator; while boot.S's tables are live only frames below BOOT_MAP_SIZE
- * are reachable, and the allocator hands out low frames first.
+ * G bits (only with CR4.PGE): without PTI on every leaf, as in Linux; with
+ * PTI on the image pages pti_image_global() names (pti.global) and nowhere
+ * else.  Table pages come from the frame allocator; while boot.S's tables
+ * are live only frames below BOOT_MAP_SIZE are reachable, and the allocator
+ * hands out low frames first.  The top-level table is 8 KiB aligned, so
+ * CR3 bit 12 is set only by the user PGD of a PTI pair (the paranoid entry
+ * tests it).
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
@@ -17,9 +20,12 @@
 #include "boot/bootinfo.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
+#include "lib/string.h"
 #include "mm/frame.h"
 #include "mm/paging.h"
 #include "mm/pgtable.h"
+#include "mm/pti.h"
+#include "mm/tlb.h"
 
 struct kernel_paging kpaging;
 
@@ -92,7 +98,7 @@ bool paging_map_kernel_page(uint64_t va, uint64_t pa, uint64_t flags)
 		return false;
 	if (!map_page(va, pa, flags | PTE_P, 1))
 		return false;
-	invlpg(va);
+	tlb_flush_kernel_page(va);
 	return true;
 }
 
@@ -103,11 +109,11 @@ static void map_image(void)
 	for (i = 0; i < ARRAY_SIZE(image_regions); i++) {
 		uint64_t va = ALIGN_DOWN((uint64_t)image_regions[i].start, PAGE_SIZE);
 		uint64_t end = ALIGN_UP((uint64_t)image_regions[i].end, PAGE_SIZE);
-		uint64_t flags = PTE_P | kpaging.global | (image_regions[i].flags & ~PTE_NX) |
+		uint64_t flags = PTE_P | (image_regions[i].flags & ~PTE_NX) |
 				 (image_regions[i].flags & kpaging.nx);
 
 		for (; va < end; va += PAGE_SIZE)
-			if (!map_page(va, va - KERNEL_VBASE, flags, 1))
+			if (!map_page(va, va - KERNEL_VBASE, flags | pti_image_global(va), 1))
 				panic("out of frames for the kernel image's page tables");
 	}
 }
@@ -165,12 +171,19 @@ static void map_direct_all(void)
 
 void paging_init(void)
 {
-	kpaging.global = (read_cr4() & CR4_PGE) ? PTE_G : 0;
+	uint64_t pa = frame_alloc_order(1);
+
+	/* Everything outside the image is global exactly when nothing is isolated. */
+	kpaging.global = pti.pge && !pti.on ? PTE_G : 0;
 	kpaging.nx = (rdmsr(MSR_EFER) & EFER_NXE) ? PTE_NX : 0;
-	kpaging.pml4 = table_alloc();
-	if (!kpaging.pml4)
+	if (!pa)
 		panic("out of frames for the kernel's top-level page table");
-	kpaging.pml4_phys = virt_to_phys(kpaging.pml4);
+	/* 8 KiB aligned (CR3 bit 12 clear); the second page is not needed. */
+	frame_free(pa + PAGE_SIZE);
+	kpaging.table_pages++;
+	kpaging.pml4 = phys_to_virt(pa);
+	memset(kpaging.pml4, 0, PAGE_SIZE);
+	kpaging.pml4_phys = pa;
 	map_image();
 	map_direct_all();
 	/*
@@ -195,6 +208,6 @@ bool paging_unmap_kernel_page(uint64_t va)
 		t = phys_to_virt(e & PTE_ADDR_MASK);
 	}
 	t[PT_INDEX(va, PAGE_SHIFT)] = 0;
-	invlpg(va);
+	tlb_flush_kernel_page(va);
 	return true;
 }

@@ -16,7 +16,7 @@
 struct kernel_paging {
 	uint64_t pml4_phys;       /* the kernel's top-level table (CR3 without PCID) */
 	uint64_t *pml4;
-	uint64_t global;          /* PTE_G on every kernel mapping, or 0 */
+	uint64_t global;          /* PTE_G or 0 outside the image (the image: pti.c) */
 	uint64_t nx;              /* PTE_NX on non-code mappings, or 0 without EFER.NXE */
 	uint64_t direct_map_end;  /* physical memory below this is direct-mapped (2 MiB units) */
 	bool direct_map_cut;      /* RAM beyond what the frames could map */

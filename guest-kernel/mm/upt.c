@@ -4,18 +4,19 @@
  */
 #include "mm/frame.h"
 #include "mm/paging.h"
+#include "mm/pti.h"
 #include "mm/upt.h"
 #include "mm/vma.h"
 
 static const unsigned level_shift[5] = {0, PAGE_SHIFT, PD_SHIFT, PDPT_SHIFT, PML4_SHIFT};
 
 /*
- * Every write of a user-half PML4 entry goes through here: page-table
- * isolation (issue 4) mirrors them into the user copy at pgd + 4096.
+ * Every write of a user-half PML4 entry goes through here: under PTI the
+ * user PGD at pgd + 4096 gets the entry, the kernel PGD gets it with NX.
  */
 static void pgd_set(struct mm *mm, unsigned idx, uint64_t val)
 {
-	mm->pgd[idx] = val;
+	pti_pgd_set(mm->pgd, idx, val);
 }
 
 uint64_t upt_prot_bits(uint32_t prot)

@@ -129,6 +129,7 @@ int exec_load(struct process *p, struct inode *node, const char *const *argv, un
 	img.phdr = info.phdr_vaddr + bias;
 	img.phnum = info.phnum;
 	img.vdso = vdso_map_process();
+	p->mm.vdso_base = img.vdso;
 	img.execfn = p->exe_path;
 	err = exec_build_stack(&p->mm, &img, argv, argc);
 	if (err) {

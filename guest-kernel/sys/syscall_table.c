@@ -86,4 +86,5 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(334, enosys)         /* rseq */
 	SC(439, faccessat2)
 	SC(EL_SYS_REGION, el_region)
+	SC(EL_SYS_SELF_IPI, el_self_ipi)
 };

@@ -105,4 +105,7 @@ SYSCALL(tgkill);
 /* sys/region.c: EL_SYS_REGION (abi.h) */
 SYSCALL(el_region);
 
+/* arch/x86_64/self_ipi.c: EL_SYS_SELF_IPI (abi.h) */
+SYSCALL(el_self_ipi);
+
 #endif

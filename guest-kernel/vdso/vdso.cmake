@@ -33,7 +33,8 @@ foreach(tsc IN LISTS EL_VDSO_TSC_NAMES)
   set(clamp_index 0)
   foreach(clamp IN LISTS EL_VDSO_CLAMP_NAMES)
     set(name vdso-${tsc}-${clamp})
-    add_executable(${name} ${EL_VDSO_SRC}/vclock_gettime.c ${EL_VDSO_SRC}/vgetcpu.c)
+    add_executable(${name} ${EL_VDSO_SRC}/vclock_gettime.c ${EL_VDSO_SRC}/vgetcpu.c
+      ${EL_VDSO_SRC}/vsysret.c)
     target_include_directories(${name} PRIVATE ${ENTRYLAB_INCLUDE} ${CMAKE_CURRENT_SOURCE_DIR})
     target_compile_definitions(${name} PRIVATE VDSO_TSC=${tsc_index} VDSO_CLAMP=${clamp_index})
     target_compile_options(${name} PRIVATE ${EL_VDSO_CFLAGS})
@@ -77,5 +78,6 @@ target_sources(entrylab-kernel PRIVATE
   vdso/vdso_images.S
   vdso/vdso_map.c
   vsyscall/vsyscall.c
+  vsyscall/vsyscall_emulate.c
   vsyscall/vsyscall_page.S)
 add_dependencies(entrylab-kernel vdso_images)

@@ -85,3 +85,12 @@ endif()
 if((CLAMP STREQUAL "cmov" AND n_cmov EQUAL 0) OR (CLAMP STREQUAL "branch" AND n_cmov GREATER 0))
   fail("__vdso_clock_gettime has ${n_cmov} CMOVBE: not the ${CLAMP} clamp")
 endif()
+
+# The SYSRET trampoline (vsysret.h): exported, and exactly POP RCX, POP R11, RET $128.
+if(NOT syms MATCHES " __vdso_sysret_trampoline@@LINUX_2\\.6\n")
+  fail("__vdso_sysret_trampoline@@LINUX_2.6 is not exported (vdso.map, vsysret.c)")
+endif()
+run(tramp ${OBJDUMP} -d --no-show-raw-insn --disassemble=__vdso_sysret_trampoline ${DEBUG})
+if(NOT tramp MATCHES "\tpop +%rcx\n[^\n]*\tpop +%r11\n[^\n]*\tret[q]? +\\$0x80\n")
+  fail("__vdso_sysret_trampoline is not POP RCX; POP R11; RET $128:\n${tramp}")
+endif()

@@ -1,12 +1,17 @@
 /*
- * The vsyscall page in the kernel's top-level table.  Every address space
- * shares the kernel half of that table, so one mapping serves all
- * processes.  `native` (the only mode so far): the page of
- * vsyscall_page.S, user-readable and executable; the PML4, PDPT and PD
+ * The vsyscall page in the kernel's top-level table, per mode (Linux's
+ * semantics; vsyscall_emulate.c catches the calls):
+ *   native   the page of vsyscall_page.S, user-readable and executable
+ *   emulate  the same page user-readable but NX: a call faults and is
+ *            emulated; needs EFER.NXE, without it the page is set up as in
+ *            xonly and the mode reports `unavailable`
+ *   xonly    nothing mapped: reads fault, calls fault not-present and are
+ *            emulated
+ *   none     nothing mapped, nothing emulated
+ * Every address space shares the kernel half of that table, so one mapping
+ * serves all processes.  When the page is mapped, the PML4, PDPT and PD
  * entries above it carry the U bit too, as the CPU requires on the whole
- * path.  The other modes (emulate, xonly, none) install nothing yet: they
- * come with the page-fault emulation of the entry-variants issue, and until
- * then they are reported as `none`, which is what a process sees.
+ * path; page-table isolation copies the PDPT entry into the user tables.
  */
 #include "arch/x86_64/cpu.h"
 #include "config.h"
@@ -30,7 +35,8 @@ static const char *const maps_perms[] = {
 	[EL_VSYSCALL_NONE] = 0,
 };
 
-static bool map_native(void)
+/* Maps the page user-readable, executable unless nx is PTE_NX. */
+static bool map_page(uint64_t nx)
 {
 	uint64_t va = VSYSCALL_ADDR, *pml4e = &kpaging.pml4[PT_INDEX(va, PML4_SHIFT)], *pdpt;
 	unsigned i3 = PT_INDEX(va, PDPT_SHIFT);
@@ -48,7 +54,7 @@ static bool map_native(void)
 		return false;
 	}
 	vsyscall_pt[PT_INDEX(va, PAGE_SHIFT)] =
-		image_to_phys(vsyscall_page) | PTE_P | PTE_U | kpaging.global;
+		image_to_phys(vsyscall_page) | PTE_P | PTE_U | kpaging.global | nx;
 	vsyscall_pd[PT_INDEX(va, PD_SHIFT)] = image_to_phys(vsyscall_pt) | PTE_P | PTE_U;
 	pdpt[i3] = image_to_phys(vsyscall_pd) | PTE_P | PTE_U;
 	*pml4e |= PTE_U; /* only the path to the page is user: the image's PDPT entries are not */
@@ -57,17 +63,50 @@ static bool map_native(void)
 	return true;
 }
 
+/* The mode set up for a request, and the value the record reports for it. */
+static uint8_t set_up(uint8_t requested, uint8_t *reported)
+{
+	*reported = requested;
+	switch (requested) {
+	case EL_VSYSCALL_NATIVE:
+		return map_page(0) ? EL_VSYSCALL_NATIVE : EL_VSYSCALL_NONE;
+	case EL_VSYSCALL_EMULATE:
+		if (kpaging.nx)
+			return map_page(PTE_NX) ? EL_VSYSCALL_EMULATE : EL_VSYSCALL_NONE;
+		/* Without NX a readable page is executable: calls would run natively. */
+		kprintf("vsyscall: emulate needs NX (EFER.NXE) to make the page readable but not "
+			"executable; the vCPU has none, so the page is execute-only (as xonly)\n");
+		*reported = EL_CONFIG_UNAVAILABLE;
+		return EL_VSYSCALL_XONLY;
+	case EL_VSYSCALL_XONLY:
+		return EL_VSYSCALL_XONLY;
+	default:
+		return EL_VSYSCALL_NONE;
+	}
+}
+
 uint8_t vsyscall_init(uint8_t requested)
 {
-	if (requested == EL_VSYSCALL_NATIVE && map_native())
-		vsyscall_mode = EL_VSYSCALL_NATIVE;
-	else
-		vsyscall_mode = EL_VSYSCALL_NONE;
-	if (requested != vsyscall_mode)
-		kprintf("vsyscall: mode %s requested, %s in effect (only native exists so far)\n",
+	uint8_t reported;
+
+	vsyscall_mode = set_up(requested, &reported);
+	if (reported != EL_CONFIG_UNAVAILABLE && vsyscall_mode != requested) {
+		kprintf("vsyscall: mode %s requested, %s in effect\n",
 			config_value_name(EL_CFG_VSYSCALL, requested),
 			config_value_name(EL_CFG_VSYSCALL, vsyscall_mode));
+		reported = vsyscall_mode;
+	}
+	return reported;
+}
+
+uint8_t vsyscall_effective_mode(void)
+{
 	return vsyscall_mode;
+}
+
+bool vsyscall_page_mapped(void)
+{
+	return vsyscall_mode == EL_VSYSCALL_NATIVE || vsyscall_mode == EL_VSYSCALL_EMULATE;
 }
 
 bool vsyscall_mapped(void)

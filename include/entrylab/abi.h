@@ -59,10 +59,15 @@ enum el_hcall {
 	EL_HC_COUNT
 };
 
-/* EL_HC_WRITE: the user program wrote to its stdout (fd 1) or stderr (fd 2). */
+/*
+ * EL_HC_WRITE: the user program wrote to its stdout (fd 1) or stderr (fd 2),
+ * or the kernel to its console (fd EL_WRITE_CONSOLE: the same stream as
+ * COM1, one exit per line instead of one per byte).
+ */
 #define EL_WRITE_MAX 4096u
+#define EL_WRITE_CONSOLE 0u
 struct el_write {
-	uint32_t fd;  /* (guest) 1 or 2 */
+	uint32_t fd;  /* (guest) EL_WRITE_CONSOLE, 1 or 2 */
 	uint32_t len; /* (guest) <= EL_WRITE_MAX */
 	uint64_t gpa; /* (guest) guest-physical address of the bytes */
 };

@@ -17,6 +17,8 @@ static const struct mode {
 	{ "kernel", "read a kernel address (a user-mode #PF on a supervisor page)",
 	  0xffffffff81000000ul },
 	{ "noncanonical", "read a non-canonical address (#GP, not #PF)", 0x0000800000000000ul },
+	{ "vsyscall", "read the vsyscall page (faults unless vsyscall=native or emulate)",
+	  0xffffffffff600000ul },
 };
 
 int main(int argc, char **argv)
@@ -49,6 +51,7 @@ int main(int argc, char **argv)
 	return 1;
 
 usage:
-	fprintf(stderr, "usage: segv [read|write|exec|kernel|noncanonical]   (default read)\n");
+	fprintf(stderr,
+		"usage: segv [read|write|exec|kernel|noncanonical|vsyscall]   (default read)\n");
 	return 2;
 }

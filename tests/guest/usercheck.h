@@ -31,6 +31,7 @@ void uc_time(struct uc_env *env);
 void uc_proc(struct uc_env *env);
 void uc_errors(struct uc_env *env);
 void uc_maps(struct uc_env *env);
+void uc_vsyscall(struct uc_env *env);
 
 /* Separate mode: must die (SIGSEGV, status 139); returns only on failure. */
 int uc_fault_after_munmap(void);

@@ -113,6 +113,7 @@ int main(int argc, char **argv)
 	uc_proc(&env);
 	uc_errors(&env);
 	uc_maps(&env);
+	uc_vsyscall(&env);
 	if (env.tmp_fd >= 0)
 		close(env.tmp_fd);
 	return el_summary("usercheck");

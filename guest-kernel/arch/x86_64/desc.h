@@ -34,6 +34,8 @@ void tss_set_rsp0(uint64_t rsp0);
 
 /* Builds the IDT (all exception vectors) and loads it. */
 void idt_init(void);
+/* Installs the gate of an interrupt vector (>= 32) after idt_init() (arch/x86_64/irq.c). */
+void idt_set_interrupt_gate(unsigned vector, uint64_t stub);
 /* Loads an IDT with limit 0: any exception then escalates to a triple fault. */
 void idt_load_empty(void);
 

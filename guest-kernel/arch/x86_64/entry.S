@@ -1,15 +1,36 @@
 /*
- * Exception entry and return.  Everything here is in .entry.text, the
- * page-aligned area page-table isolation will map into user page tables:
- * code in this file must not touch kernel data before the (future) CR3
- * switch, only the stack the CPU switched to.
+ * Exception and interrupt entry, and every return to user mode.  All of it
+ * is in .entry.text, which page-table isolation maps into the user page
+ * tables: before the switch to the kernel CR3 (and after the switch back)
+ * this code touches only the entry data (per-CPU area, entry stack, IST
+ * stacks, GDT, TSS, IDT).
  *
- * One 16-byte stub per exception vector, then a common path that builds a
- * struct trap_frame (trapframe.h) and calls trap_dispatch().  The return to
- * user mode (restore_user_regs_and_iret) is shared with the SYSCALL entry's
- * IRET exit and with the first entry of a process (enter_user).
+ * One 16-byte stub per exception vector (interrupt stubs: entry_irq.S) pushes
+ * the vector and continues in trap_common, or, for the IST vectors (#DB,
+ * NMI, #DF, #MC), in paranoid_entry.  Both build a struct trap_frame
+ * (trapframe.h) and call trap_dispatch().  The variants (percpu.entry_flags,
+ * set once at boot by entry_config.c) cost one flag test where they branch:
+ *   EF_PTI               CR3 switched on every entry and exit;
+ *   EF_SYSRET            exits after exceptions and interrupts try SYSRET
+ *                        through the vDSO trampoline (exit_sysret.c);
+ *   EF_IRET_TRAMPOLINE   IRET from the entry stack (always done under PTI).
  */
+#include "arch/x86_64/msr.h"
+#include "arch/x86_64/percpu.h"
 #include "arch/x86_64/trapframe.h"
+#include "mm/pcid.h"
+
+/* Vectors on the interrupt stack table (idt.c): the paranoid entry. */
+#define IST_VECTORS ((1 << 1) | (1 << 2) | (1 << 8) | (1 << 18))
+
+/* Offsets in the frame the CPU and a stub build, below trap_frame's registers. */
+#define HW_VECTOR 0
+#define HW_ERROR (TF_ERROR - TF_VECTOR)
+#define HW_RIP (TF_RIP - TF_VECTOR)
+#define HW_CS (TF_CS - TF_VECTOR)
+#define HW_RFLAGS (TF_RFLAGS - TF_VECTOR)
+#define HW_RSP (TF_RSP - TF_VECTOR)
+#define HW_SS (TF_SS - TF_VECTOR)
 
 	.section .entry.text, "ax"
 
@@ -18,7 +39,7 @@
  * In:  CPU exception frame on the stack (SS, RSP, RFLAGS, CS, RIP and, for
  *      vectors in X86_ERROR_CODE_VECTORS, the error code); IF = 0 (interrupt gate).
  * Out: error code (0 where the CPU pushes none) and vector pushed; jumps to
- *      trap_common.  Clobbers nothing.
+ *      trap_common or paranoid_entry.  Clobbers nothing.
  */
 .macro TRAP_STUB vec
 	.p2align 4
@@ -27,28 +48,18 @@ trap_stub_\vec:
 	pushq	$0
 	.endif
 	pushq	$\vec
+	.if ((1 << \vec) & IST_VECTORS)
+	jmp	paranoid_entry
+	.else
 	jmp	trap_common
+	.endif
 .endm
 
 	.irp vec, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
 	TRAP_STUB \vec
 	.endr
 
-/*
- * trap_common
- * In:  RSP -> vector, error code, hardware frame (RSP 16-byte aligned + 8);
- *      GS base is the interrupted context's.
- * Out: every general register restored from the frame (trap_dispatch may have
- *      changed RIP or registers, e.g. an exception-table fixup), vector and
- *      error code dropped, IRETQ.
- * Calls trap_dispatch(RDI = struct trap_frame *) on a 16-byte aligned stack.
- * Entries from user mode (CS.RPL = 3) SWAPGS in and out so kernel code always
- * runs with the kernel GS base.  NMI/#MC/#DB/#DF arriving between a SWAPGS and
- * the following IRET/SYSRET need the MSR-based check Linux's paranoid entry
- * does (issue 4: with PTI they also need the CR3 check).
- */
-	.p2align 4
-trap_common:
+.macro SAVE_REGS
 	subq	$TF_VECTOR, %rsp
 	movq	%rdi, TF_RDI(%rsp)
 	movq	%rsi, TF_RSI(%rsp)
@@ -66,45 +77,166 @@ trap_common:
 	movq	%r14, TF_R14(%rsp)
 	movq	%r15, TF_R15(%rsp)
 	cld
-	testb	$3, TF_CS(%rsp)
-	jz	1f
+.endm
+
+/*
+ * trap_common (exceptions and interrupts without IST)
+ * In:  RSP -> vector, error code, hardware frame.  From kernel mode: on the
+ *      kernel stack, kernel GS and CR3.  From user mode: on TSS.RSP0, which
+ *      is the task stack, or under PTI the entry stack with the user CR3;
+ *      user GS.
+ * Out: never returns here: to user mode through exit_to_user (below), to
+ *      kernel mode through restore_regs_and_iret.
+ * Calls trap_dispatch(RDI = struct trap_frame *) on a 16-byte aligned stack,
+ * with kernel GS and CR3, IF = 0.  Under PTI the hardware frame moves from
+ * the entry stack to the task stack (Linux's sync_regs), with one register
+ * parked in percpu.scratch while it is needed as the CR3 scratch.
+ */
+	.p2align 4
+	.globl trap_common /* also the interrupt stubs' (entry_irq.S) */
+trap_common:
+	testb	$3, HW_CS(%rsp)
+	jz	.Lsave_regs
 	swapgs
-1:
+	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
+	jz	.Lsave_regs
+	movq	%rdi, %gs:PERCPU_SCRATCH
+	movq	%gs:PERCPU_KERNEL_CR3, %rdi
+	movq	%rdi, %cr3
+	movq	%rsp, %rdi
+	movq	%gs:PERCPU_TOP_OF_STACK, %rsp
+	pushq	HW_SS(%rdi)
+	pushq	HW_RSP(%rdi)
+	pushq	HW_RFLAGS(%rdi)
+	pushq	HW_CS(%rdi)
+	pushq	HW_RIP(%rdi)
+	pushq	HW_ERROR(%rdi)
+	pushq	HW_VECTOR(%rdi)
+	movq	%gs:PERCPU_SCRATCH, %rdi
+.Lsave_regs:
+	SAVE_REGS
 	movq	%rsp, %rdi
 	call	trap_dispatch
 	testb	$3, TF_CS(%rsp)
-	jnz	return_to_user_iret
-	/* Back to kernel mode: nothing else to switch. */
-	jmp	restore_regs_and_iret
+	jz	restore_regs_and_iret
+	/* fall through */
 
 /*
- * return_to_user_iret
- * In:  RSP -> struct trap_frame of a user context (CS.RPL = 3), kernel GS.
- * Out: user GS (SWAPGS), every register from the frame, IRETQ to user mode.
- * Issue 4's variants (PTI CR3 switch, SYSRET from faults, trampoline IRET
- * frame) hook in here, before the SWAPGS.
+ * exit_to_user: the return to user mode of every exception and interrupt.
+ * In:  RSP -> struct trap_frame of a user context (CS.RPL = 3) on the task
+ *      stack; kernel GS and CR3; IF = 0.
+ * Out: the frame's registers in user mode, by SYSRET when EF_SYSRET is on
+ *      and exit_sysret_prepare() made the frame SYSRET-able, else by IRET.
+ */
+	.globl exit_to_user
+exit_to_user:
+	testb	$EF_SYSRET, %gs:PERCPU_ENTRY_FLAGS
+	jz	return_to_user_iret
+	movq	%rsp, %rdi
+	call	exit_sysret_prepare
+	testl	%eax, %eax
+	jz	return_to_user_iret
+	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
+	jnz	sysret_to_user_pti
+	jmp	sysret_to_user
+
+/*
+ * return_to_user_iret: IRET to user mode (also the SYSCALL path's exit when
+ * SYSRET cannot restore the frame, and the first entry of a process).
+ * In:  as exit_to_user.
+ * Out: every register from the frame, user GS; with EF_PTI the user CR3.
+ *   direct (no PTI, no trampoline): IRET from the task stack.
+ *   EF_IRET_TRAMPOLINE or EF_PTI: the IRET frame and the user RDI are copied
+ *   to the entry stack and the IRET runs there, the only stack the user
+ *   page tables map; RDI is the CR3 scratch.
  */
 	.globl return_to_user_iret
 return_to_user_iret:
+	testb	$(EF_PTI | EF_IRET_TRAMPOLINE), %gs:PERCPU_ENTRY_FLAGS
+	jnz	.Liret_from_entry_stack
 	swapgs
-restore_regs_and_iret:
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
+	POP_REGS
 	addq	$(TF_RIP - TF_VECTOR), %rsp
 	iretq
+
+.Liret_from_entry_stack:
+	POP_REGS keep_rdi=1
+	movq	%rsp, %rdi	/* -> user RDI, then vector, error, hardware frame */
+	movq	%gs:PERCPU_ENTRY_STACK_TOP, %rsp
+	pushq	(8 + HW_SS)(%rdi)
+	pushq	(8 + HW_RSP)(%rdi)
+	pushq	(8 + HW_RFLAGS)(%rdi)
+	pushq	(8 + HW_CS)(%rdi)
+	pushq	(8 + HW_RIP)(%rdi)
+	pushq	(%rdi)
+	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
+	jz	1f
+	/* The user CR3; a pending user-PCID flush is in it once (mm/pcid.h). */
+	movq	%gs:PERCPU_USER_CR3, %rdi
+	movq	%rdi, %cr3
+	movq	%gs:PERCPU_USER_CR3_STEADY, %rdi
+	movq	%rdi, %gs:PERCPU_USER_CR3
+1:	popq	%rdi
+	swapgs
+	iretq
+
+/*
+ * restore_regs_and_iret: back to kernel mode (nothing to switch).
+ * In:  RSP -> struct trap_frame of a kernel context; the GS and CR3 to keep.
+ */
+restore_regs_and_iret:
+	POP_REGS
+	addq	$(TF_RIP - TF_VECTOR), %rsp
+	iretq
+
+/*
+ * paranoid_entry (#DB, NMI, #DF, #MC: on their IST stacks, mapped in the
+ * user page tables too)
+ * In:  RSP -> vector, error code, hardware frame on an IST stack.  These
+ *      can interrupt any instruction, including the windows between SWAPGS
+ *      and IRET/SYSRET and between a CR3 switch and the stack switch: the
+ *      CS of the frame says nothing about GS or CR3.
+ *      GS: exactly one of GS_BASE and KERNEL_GS_BASE is &cpu0 at any time
+ *      (one CPU), so GS_BASE == &cpu0 means the kernel's, else SWAPGS.
+ *      CR3: with PTI, bit 12 set means a user PGD (kernel PGDs are 8 KiB
+ *      aligned); it is switched to the kernel's and restored afterwards.
+ * Out: the interrupted GS, CR3 and registers (the handler may have changed
+ *      the frame), IRET from the IST stack.
+ * RBX (1: SWAPGS done) and R14 (the interrupted CR3, 0 without PTI) are
+ * callee-saved, so they survive trap_dispatch().
+ */
+	.p2align 4
+paranoid_entry:
+	SAVE_REGS
+	movl	$MSR_GS_BASE, %ecx
+	rdmsr
+	shlq	$32, %rdx
+	orq	%rax, %rdx
+	xorl	%ebx, %ebx
+	movq	$cpu0, %rax
+	cmpq	%rax, %rdx
+	je	1f
+	swapgs
+	movl	$1, %ebx
+1:	xorl	%r14d, %r14d
+	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
+	jz	2f
+	movq	%cr3, %r14
+	testl	$CR3_PTI_USER_PGD, %r14d
+	jz	2f
+	movq	%gs:PERCPU_KERNEL_CR3, %rax
+	movq	%rax, %cr3
+2:	movq	%rsp, %rdi
+	call	trap_dispatch
+	testl	$CR3_PTI_USER_PGD, %r14d
+	jz	3f
+	/* With PCID, keep the user PCID's translations (CR3 reads never show NOFLUSH). */
+	orq	%gs:PERCPU_CR3_NOFLUSH, %r14
+	movq	%r14, %cr3
+3:	testl	%ebx, %ebx
+	jz	restore_regs_and_iret
+	swapgs
+	jmp	restore_regs_and_iret
 
 /*
  * enter_user

@@ -1,7 +1,8 @@
 /*
  * The IDT: one interrupt gate per exception vector, pointing at the stubs of
- * entry.S.  Vectors 32-255 stay not-present until interrupts arrive; using
- * one raises #NP, which is reported like any other exception.
+ * entry.S, plus the interrupt vectors irq.c installs (entry_irq.S).  Other
+ * vectors from 32 up stay not-present: using one raises #NP, which is
+ * reported like any other exception.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/desc.h"
@@ -64,6 +65,13 @@ void idt_init(void)
 			     gate_special[i].ist,
 			     GATE_INTERRUPT | (gate_special[i].dpl3 ? GATE_DPL3 : 0));
 	load_idt(&p);
+}
+
+/* Interrupt gates are DPL 0: user code cannot fake an interrupt with INT n (#GP). */
+void idt_set_interrupt_gate(unsigned vector, uint64_t stub)
+{
+	if (vector >= NR_EXCEPTIONS && vector < ARRAY_SIZE(idt))
+		idt_set_gate(vector, stub, 0, GATE_INTERRUPT);
 }
 
 void idt_load_empty(void)

@@ -1,5 +1,5 @@
 /*
- * The boot CPU's per-CPU area and its GS base.
+ * The boot CPU's per-CPU area, its entry stack and its GS base.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/desc.h"
@@ -10,10 +10,18 @@ extern char boot_stack_top[];
 
 struct percpu cpu0 __entry_bss __aligned(64);
 
+/*
+ * The entry (trampoline) stack: where the CPU pushes the frame of an entry
+ * from user mode under PTI (TSS.RSP0), and the IRET trampoline's stack.
+ * A page of its own in the entry data, mapped in the user page tables.
+ */
+static uint8_t entry_stack[ENTRY_STACK_SIZE] __entry_bss __aligned(4096);
+
 void percpu_init(void)
 {
 	cpu0.self = &cpu0;
 	cpu0.top_of_stack = (uint64_t)boot_stack_top;
+	cpu0.entry_stack_top = (uint64_t)entry_stack + sizeof(entry_stack);
 	wrmsr(MSR_GS_BASE, (uint64_t)&cpu0);
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
 }
@@ -21,5 +29,5 @@ void percpu_init(void)
 void percpu_set_kernel_stack(uint64_t top)
 {
 	cpu0.top_of_stack = top;
-	tss_set_rsp0(top);
+	tss_set_rsp0(cpu0.entry_flags & EF_PTI ? cpu0.entry_stack_top : top);
 }

@@ -6,6 +6,7 @@
  * uaccess copy faulted (exception table).
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/irq.h"
 #include "arch/x86_64/traps.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
@@ -63,6 +64,10 @@ void trap_dispatch(struct trap_frame *tf)
 {
 	unsigned v = (unsigned)tf->vector;
 
+	if (v >= IRQ_FIRST_VECTOR) {
+		irq_dispatch(tf);
+		return;
+	}
 	if (v < NR_EXCEPTIONS && trap_handlers[v]) {
 		trap_handlers[v](tf);
 		return;

@@ -11,6 +11,7 @@
 #include "lib/kprintf.h"
 #include "proc/process.h"
 #include "sys/uaccess_range.h"
+#include "vsyscall/vsyscall.h"
 
 #define SIGILL 4
 #define SIGTRAP 5
@@ -43,12 +44,14 @@ void page_fault(struct trap_frame *tf)
 	enum fault_result r = FAULT_BAD_ADDRESS;
 
 	cpu0.nr_page_faults++;
-	/* Issue 4: vsyscall emulation (emulate, xonly) catches 0xffffffffff600xxx here. */
 	if (current && addr < TASK_SIZE_MAX) {
 		r = mm_fault(&current->mm, addr, tf->error);
 		if (r == FAULT_HANDLED)
 			return;
 	}
+	/* Calls into the legacy vsyscall page (emulate, xonly) are emulated here. */
+	if (addr >= VSYSCALL_ADDR && vsyscall_fault(tf, addr) == VSYSCALL_EMULATED)
+		return;
 	if (trap_from_user(tf) && current) {
 		if (r == FAULT_OOM) {
 			kprintf("%s[%d]: out of memory at %lx rip %lx\n", current->comm,

@@ -1,0 +1,133 @@
+/*
+ * Local APIC driver.  x2APIC whenever CPUID offers it: its registers are
+ * MSRs, which KVM's in-kernel APIC handles without decoding an instruction
+ * (and the self-IPI is one WRMSR to SELF_IPI).  Otherwise xAPIC: the 4 KiB
+ * register page at the APIC base, mapped uncached (PCD|PWT) at its
+ * direct-map address — the RAM hole below 4 GiB is never direct-mapped, so
+ * the slot is free.  Every local interrupt source (timer, LINT0/1, error)
+ * stays masked: the only interrupts are the IPIs the kernel sends itself.
+ */
+#include "arch/x86_64/apic.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpufeature.h"
+#include "lib/kprintf.h"
+#include "mm/layout.h"
+#include "mm/paging.h"
+#include "mm/pgtable.h"
+
+#define MSR_APIC_BASE 0x1b
+#define APIC_BASE_EXTD BIT(10) /* x2APIC mode */
+#define APIC_BASE_EN BIT(11)   /* APIC globally enabled */
+#define APIC_BASE_ADDR 0xfffff000ull
+
+/* Register offsets in the xAPIC page; the x2APIC MSR is 0x800 + offset / 16. */
+#define APIC_VERSION 0x030
+#define APIC_TPR 0x080
+#define APIC_EOI 0x0b0
+#define APIC_SVR 0x0f0
+#define APIC_ICR_LOW 0x300
+#define APIC_LVT_TIMER 0x320
+#define APIC_LVT_LINT0 0x350
+#define APIC_LVT_LINT1 0x360
+#define APIC_LVT_ERROR 0x370
+#define X2APIC_MSR(off) (0x800u + ((off) >> 4))
+#define X2APIC_SELF_IPI 0x83f
+
+#define SVR_ENABLE BIT(8)
+#define LVT_MASKED BIT(16)
+#define ICR_LEVEL_ASSERT BIT(14)
+#define ICR_DEST_SELF BIT(18) /* destination shorthand 01: self */
+
+static enum apic_mode mode;
+static volatile uint32_t *xapic_regs;
+
+static const char *const mode_names[] = {
+	[APIC_NONE] = "none",
+	[APIC_XAPIC] = "xAPIC (MMIO)",
+	[APIC_X2APIC] = "x2APIC (MSRs)",
+};
+
+static const uint32_t masked_lvts[] = {APIC_LVT_TIMER, APIC_LVT_LINT0, APIC_LVT_LINT1,
+				       APIC_LVT_ERROR};
+
+static void apic_write(uint32_t off, uint32_t val)
+{
+	if (mode == APIC_X2APIC)
+		wrmsr(X2APIC_MSR(off), val);
+	else
+		xapic_regs[off / 4] = val;
+}
+
+static uint32_t apic_read(uint32_t off)
+{
+	if (mode == APIC_X2APIC)
+		return (uint32_t)rdmsr(X2APIC_MSR(off));
+	return xapic_regs[off / 4];
+}
+
+/* The xAPIC page of this CPU's APIC base, uncached; false if it cannot be mapped. */
+static bool xapic_map(uint64_t base)
+{
+	uint64_t pa = base & APIC_BASE_ADDR, va = DIRECT_MAP_BASE + pa;
+
+	if (!paging_map_kernel_page(va, pa, PTE_W | PTE_PCD | PTE_PWT | kpaging.nx)) {
+		kprintf("apic: cannot map the xAPIC page at %lx: no interrupts\n", pa);
+		return false;
+	}
+	xapic_regs = (volatile uint32_t *)va;
+	return true;
+}
+
+void apic_init(uint8_t spurious_vector)
+{
+	uint64_t base;
+	unsigned i;
+
+	if (!cpu_has(CAP_APIC) || rdmsr_safe(MSR_APIC_BASE, &base)) {
+		kprintf("apic: the vCPU has no local APIC: no interrupts, self-IPIs unavailable\n");
+		return;
+	}
+	base |= APIC_BASE_EN;
+	if (cpu_has(EL_FEAT_X2APIC)) {
+		/* xAPIC -> x2APIC is the one allowed direction: EN first, then EXTD with it. */
+		wrmsr(MSR_APIC_BASE, base & ~APIC_BASE_EXTD);
+		wrmsr(MSR_APIC_BASE, base | APIC_BASE_EXTD);
+		mode = APIC_X2APIC;
+	} else {
+		wrmsr(MSR_APIC_BASE, base);
+		if (!xapic_map(base))
+			return;
+		mode = APIC_XAPIC;
+	}
+	for (i = 0; i < ARRAY_SIZE(masked_lvts); i++)
+		apic_write(masked_lvts[i], LVT_MASKED);
+	apic_write(APIC_TPR, 0);
+	apic_write(APIC_SVR, SVR_ENABLE | spurious_vector);
+	kprintf("apic: %s, version 0x%x, spurious vector 0x%x\n", mode_names[mode],
+		apic_read(APIC_VERSION) & 0xff, spurious_vector);
+}
+
+enum apic_mode apic_mode(void)
+{
+	return mode;
+}
+
+const char *apic_mode_name(void)
+{
+	return mode_names[mode];
+}
+
+void apic_eoi(void)
+{
+	apic_write(APIC_EOI, 0);
+}
+
+void apic_self_ipi(uint8_t vector)
+{
+	if (mode == APIC_X2APIC) {
+		wrmsr(X2APIC_SELF_IPI, vector);
+		return;
+	}
+	/* Shorthand "self": no destination (ICR high).  KVM and QEMU never show the ICR busy. */
+	apic_write(APIC_ICR_LOW, ICR_DEST_SELF | ICR_LEVEL_ASSERT | vector);
+}

@@ -1,0 +1,24 @@
+/*
+ * Interrupt stubs, one per vector irq.c installs.  Each builds exactly what
+ * an exception stub of entry.S builds for a vector without error code (a 0
+ * error code, then the vector) and continues in trap_common, so interrupts
+ * share the frame, the dispatcher and every return variant with exceptions.
+ * In .entry.text: page-table isolation maps it with the rest of the entry.
+ */
+#include "arch/x86_64/irq.h"
+
+	.section .entry.text, "ax"
+
+.macro IRQ_STUB name, vec
+	.p2align 4
+	.globl irq_stub_\name
+irq_stub_\name:
+	pushq	$0
+	pushq	$\vec
+	jmp	trap_common
+.endm
+
+	IRQ_STUB self_ipi, IRQ_VECTOR_SELF_IPI
+	IRQ_STUB spurious, IRQ_VECTOR_SPURIOUS
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,53 @@
+/*
+ * Interrupt set-up and dispatch: the local APIC, one IDT gate per vector
+ * with a handler, and the table from vector to handler.  A vector without a
+ * handler cannot arrive (its gate is not present: #NP, reported as an
+ * exception), except from a misbehaving APIC, which gets an EOI and a line.
+ */
+#include "arch/x86_64/apic.h"
+#include "arch/x86_64/desc.h"
+#include "arch/x86_64/irq.h"
+#include "lib/kprintf.h"
+
+extern const char irq_stub_self_ipi[], irq_stub_spurious[];
+
+/* Nothing is in service for a spurious interrupt: no EOI, nothing to count. */
+static void spurious_interrupt(struct trap_frame *tf)
+{
+	(void)tf;
+}
+
+static const struct {
+	unsigned vector;
+	const char *stub;
+	void (*handler)(struct trap_frame *);
+} irq_vectors[] = {
+	{IRQ_VECTOR_SELF_IPI, irq_stub_self_ipi, self_ipi_interrupt},
+	{IRQ_VECTOR_SPURIOUS, irq_stub_spurious, spurious_interrupt},
+};
+
+static void (*irq_handlers[256 - IRQ_FIRST_VECTOR])(struct trap_frame *);
+
+void irq_init(void)
+{
+	unsigned i;
+
+	for (i = 0; i < ARRAY_SIZE(irq_vectors); i++) {
+		idt_set_interrupt_gate(irq_vectors[i].vector, (uint64_t)irq_vectors[i].stub);
+		irq_handlers[irq_vectors[i].vector - IRQ_FIRST_VECTOR] = irq_vectors[i].handler;
+	}
+	apic_init(IRQ_VECTOR_SPURIOUS);
+}
+
+void irq_dispatch(struct trap_frame *tf)
+{
+	unsigned v = (unsigned)tf->vector - IRQ_FIRST_VECTOR;
+
+	if (__builtin_expect(v < ARRAY_SIZE(irq_handlers) && irq_handlers[v], 1)) {
+		irq_handlers[v](tf);
+		return;
+	}
+	kprintf("irq: unexpected interrupt vector 0x%lx at rip %lx: EOI and ignored\n",
+		tf->vector, tf->rip);
+	apic_eoi();
+}

@@ -1,0 +1,194 @@
+/*
+ * Page-table isolation (pti.h): the configuration, the global-page policy
+ * and the user PGDs' kernel half.
+ *
+ * Global pages (pti.global, only with CR4.PGE):
+ *   without PTI   every kernel mapping is global (as Linux);
+ *   none          no kernel mapping is global;
+ *   entry         the entry area (entry text, entry data) is, in both PGDs;
+ *   all           the entry area and all kernel text (kernel PGD only: the
+ *                 user PGD never maps it, the G bit only lets its TLB
+ *                 entries outlive the CR3 switches).
+ * A global page has the same frame and permissions in both PGDs, so the TLB
+ * holds one consistent translation whichever PGD loaded it.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/x86.h"
+#include "lib/kprintf.h"
+#include "lib/panic.h"
+#include "lib/string.h"
+#include "mm/frame.h"
+#include "mm/paging.h"
+#include "mm/pgtable.h"
+#include "mm/pti.h"
+#include "vsyscall/vsyscall.h"
+
+struct pti_config pti;
+
+/* Kernel half (slots 256-511) copied into every user PGD; NULL without PTI. */
+static uint64_t *user_template;
+static unsigned template_pages;
+
+void pti_configure(const struct el_cmdline *cl)
+{
+	pti.on = cl->requested[EL_CFG_PTI] == EL_ON;
+	pti.pge = (read_cr4() & CR4_PGE) != 0;
+	if (!pti.pge)
+		pti.global = EL_GLOBAL_NONE;
+	else if (!pti.on)
+		pti.global = EL_GLOBAL_ALL;
+	else
+		pti.global = cl->requested[EL_CFG_GLOBAL];
+}
+
+static bool inside(uint64_t va, const char *start, const char *end)
+{
+	return va >= (uint64_t)start && va < (uint64_t)end;
+}
+
+uint64_t pti_image_global(uint64_t va)
+{
+	if (!pti.pge)
+		return 0;
+	if (!pti.on)
+		return PTE_G;
+	if (inside(va, __entry_text_start, __entry_text_end) ||
+	    inside(va, __entry_bss_start, __entry_bss_end))
+		return pti.global != EL_GLOBAL_NONE ? PTE_G : 0;
+	if (pti.global == EL_GLOBAL_ALL && inside(va, __text_start, __text_end))
+		return PTE_G;
+	return 0;
+}
+
+static uint64_t *template_table(uint64_t *t, unsigned idx)
+{
+	uint64_t pa;
+
+	if (t[idx] & PTE_P)
+		return phys_to_virt(t[idx] & PTE_ADDR_MASK);
+	pa = frame_alloc_zeroed();
+	if (!pa)
+		panic("pti: out of frames for the user page tables' entry area");
+	template_pages++;
+	/* Supervisor-only path: the leaves decide W and NX. */
+	t[idx] = pa | PTE_P | PTE_W;
+	return phys_to_virt(pa);
+}
+
+/* Maps the image pages of [start, end) into the template with flags (and their G policy). */
+static void template_map(const char *start, const char *end, uint64_t flags)
+{
+	uint64_t va;
+
+	for (va = ALIGN_DOWN((uint64_t)start, PAGE_SIZE); va < (uint64_t)end; va += PAGE_SIZE) {
+		uint64_t *t = user_template;
+
+		t = template_table(t, PT_INDEX(va, PML4_SHIFT));
+		t = template_table(t, PT_INDEX(va, PDPT_SHIFT));
+		t = template_table(t, PT_INDEX(va, PD_SHIFT));
+		t[PT_INDEX(va, PAGE_SHIFT)] = image_to_phys((void *)va) | flags | PTE_P |
+					      pti_image_global(va);
+	}
+}
+
+/*
+ * Kernel-half mappings the kernel made user-accessible (U on the PML4 and
+ * PDPT entries: the vsyscall page) are shared below the PDPT level.
+ */
+static void template_mirror_user_pages(void)
+{
+	unsigned i, j;
+
+	for (i = PML4_KERNEL_FIRST; i < PT_ENTRIES; i++) {
+		const uint64_t *kpdpt;
+		uint64_t *pdpt;
+
+		if ((kpaging.pml4[i] & (PTE_P | PTE_U)) != (PTE_P | PTE_U))
+			continue;
+		kpdpt = phys_to_virt(kpaging.pml4[i] & PTE_ADDR_MASK);
+		for (j = 0; j < PT_ENTRIES; j++) {
+			if ((kpdpt[j] & (PTE_P | PTE_U)) != (PTE_P | PTE_U))
+				continue;
+			pdpt = template_table(user_template, i);
+			if (pdpt[j] & PTE_P) {
+				kprintf("pti: user-accessible kernel mapping at slot %u/%u shares a "
+					"table with the entry area: not mapped for user mode\n", i, j);
+				continue;
+			}
+			pdpt[j] = kpdpt[j];
+			user_template[i] |= PTE_U;
+		}
+	}
+}
+
+void pti_init(void)
+{
+	uint64_t pa;
+
+	if (!pti.on)
+		return;
+	pa = frame_alloc_zeroed();
+	if (!pa)
+		panic("pti: out of frames for the user page tables' template");
+	user_template = phys_to_virt(pa);
+	template_pages = 1;
+	template_map(__entry_text_start, __entry_text_end, 0);
+	template_map(__entry_bss_start, __entry_bss_end, PTE_W | kpaging.nx);
+	template_mirror_user_pages();
+	kprintf("pti: user page tables map %lu KiB of entry text, %lu KiB of entry data "
+		"(%u table pages); global: %s\n",
+		(uint64_t)(__entry_text_end - __entry_text_start) >> 10,
+		(uint64_t)(__entry_bss_end - __entry_bss_start) >> 10, template_pages,
+		(const char *const[]){"none", "entry", "all"}[pti.global]);
+}
+
+void pti_pgd_init(uint64_t *pgd)
+{
+	if (!pti.on)
+		return;
+	memcpy(pgd + PT_ENTRIES + PML4_KERNEL_FIRST, user_template + PML4_KERNEL_FIRST,
+	       (PT_ENTRIES - PML4_KERNEL_FIRST) * sizeof(uint64_t));
+}
+
+void pti_pgd_set(uint64_t *pgd, unsigned idx, uint64_t val)
+{
+	if (!pti.on) {
+		pgd[idx] = val;
+		return;
+	}
+	pgd[PT_ENTRIES + idx] = val;
+	pgd[idx] = (val & PTE_P) ? val | kpaging.nx : val;
+}
+
+/* The frame of the 4 KiB kernel mapping of va, or ~0 when there is none. */
+static uint64_t kernel_frame(uint64_t va)
+{
+	const uint64_t *t = kpaging.pml4;
+	int shift;
+
+	for (shift = PML4_SHIFT; shift > PAGE_SHIFT; shift -= 9) {
+		uint64_t e = t[PT_INDEX(va, shift)];
+
+		if (!(e & PTE_P) || (e & PTE_PS))
+			return ~0ull;
+		t = phys_to_virt(e & PTE_ADDR_MASK);
+	}
+	return (t[PT_INDEX(va, PAGE_SHIFT)] & PTE_P) ? t[PT_INDEX(va, PAGE_SHIFT)] & PTE_ADDR_MASK
+						      : ~0ull;
+}
+
+unsigned pti_allowed_areas(struct pti_area *areas, unsigned max)
+{
+	unsigned n = 0;
+	uint64_t vsyscall_pa = kernel_frame(VSYSCALL_ADDR);
+
+	if (max < 3)
+		return 0;
+	areas[n++] = (struct pti_area){(uint64_t)__entry_text_start, (uint64_t)__entry_text_end,
+				       image_to_phys(__entry_text_start)};
+	areas[n++] = (struct pti_area){(uint64_t)__entry_bss_start, (uint64_t)__entry_bss_end,
+				       image_to_phys(__entry_bss_start)};
+	if (vsyscall_pa != ~0ull)
+		areas[n++] = (struct pti_area){VSYSCALL_ADDR, VSYSCALL_ADDR + PAGE_SIZE, vsyscall_pa};
+	return n;
+}

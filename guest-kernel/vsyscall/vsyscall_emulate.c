@@ -1,0 +1,113 @@
+/*
+ * Emulation of legacy vsyscall calls (emulate and xonly modes), from the
+ * page-fault handler, with Linux's checks:
+ *   - only user-mode instruction fetches (fault address == RIP) are calls;
+ *     reads, writes and any access with vsyscall=none are refused;
+ *   - only the three entry points (0x...600000, 400, 800) are calls;
+ *   - the return address at the user RSP must be readable;
+ *   - output pointers must lie in user memory and be writable (the call
+ *     itself faulting on them is refused too);
+ * then the caller sees what a `ret` from the page leaves: RAX = result,
+ * RIP = the return address, RSP += 8.  Every refusal prints why; the
+ * process then dies as SIGSEGV (status 139), as on Linux.  Each emulated
+ * call is one page fault in the region counters.
+ */
+#include "entrylab/knobs.h"
+#include "lib/kprintf.h"
+#include "mm/layout.h"
+#include "proc/process.h"
+#include "sys/errno.h"
+#include "sys/syscalls.h"
+#include "sys/uaccess.h"
+#include "sys/uaccess_range.h"
+#include "vsyscall/vsyscall.h"
+
+#define PF_WRITE 0x2u
+#define ENTRY_MASK 0xc00u /* the entry points are 1 KiB apart */
+
+/* The entry points, by (address - VSYSCALL_ADDR) / 1 KiB. */
+static const struct vsyscall_entry {
+	const char *name;
+	syscall_fn *fn;
+	uint64_t out_size[2]; /* bytes written through RDI and RSI (0: no output) */
+} entries[] = {
+	{"gettimeofday", sys_gettimeofday, {16, 8}}, /* struct timeval, struct timezone */
+	{"time", sys_time, {8, 0}},                  /* time_t */
+	{"getcpu", sys_getcpu, {4, 4}},              /* unsigned cpu, node */
+};
+
+/* Why a non-call access is refused, by mode (knobs.h). */
+static const char *const access_refused[] = {
+	[EL_VSYSCALL_NATIVE] = "unexpected fault on the native page",
+	[EL_VSYSCALL_EMULATE] = "unexpected read fault on the readable page",
+	[EL_VSYSCALL_XONLY] = "read denied: vsyscall=xonly makes the page execute-only "
+			      "(vsyscall=emulate makes it readable)",
+	[EL_VSYSCALL_NONE] = "access denied: vsyscall=none maps nothing there (vsyscall=xonly "
+			     "or emulate allow calls)",
+};
+
+static __printf(3, 4) enum vsyscall_verdict refuse(const struct trap_frame *tf, uint64_t addr,
+						   const char *fmt, ...)
+{
+	va_list ap;
+
+	kprintf("%s[%d]: vsyscall at %lx (rip %lx rsp %lx): ", current->comm, current->pid, addr,
+		tf->rip, tf->rsp);
+	va_start(ap, fmt);
+	kvprintf(fmt, ap);
+	va_end(ap);
+	kprintf("\n");
+	return VSYSCALL_DENIED;
+}
+
+static bool canonical(uint64_t va)
+{
+	return (uint64_t)((int64_t)(va << 16) >> 16) == va;
+}
+
+static enum vsyscall_verdict emulate_call(struct trap_frame *tf, uint64_t addr)
+{
+	const struct vsyscall_entry *e;
+	uint64_t offset = addr - VSYSCALL_ADDR, caller, args[2] = {tf->rdi, tf->rsi};
+	long ret;
+	unsigned i;
+
+	if (offset & ~(uint64_t)ENTRY_MASK || (offset >> 10) >= ARRAY_SIZE(entries))
+		return refuse(tf, addr, "call into the page at offset 0x%lx, not at an entry "
+			      "point (0x000 gettimeofday, 0x400 time, 0x800 getcpu)", offset);
+	e = &entries[offset >> 10];
+	if (copy_from_user(&caller, tf->rsp, sizeof(caller)))
+		return refuse(tf, addr, "the return address at rsp %lx is not readable", tf->rsp);
+	if (!canonical(caller))
+		return refuse(tf, addr, "the return address %lx is not canonical", caller);
+	for (i = 0; i < ARRAY_SIZE(args); i++)
+		if (e->out_size[i] && !user_range_ok(args[i], e->out_size[i]))
+			return refuse(tf, addr, "output pointer %lx is not in user memory",
+				      args[i]);
+	ret = e->fn(args[0], args[1], 0, 0, 0, 0);
+	if (ret == -EFAULT)
+		return refuse(tf, addr, "an output pointer is not writable (rdi %lx rsi %lx)",
+			      args[0], args[1]);
+	tf->rax = (uint64_t)ret;
+	tf->rip = caller;
+	tf->rsp += 8;
+	return VSYSCALL_EMULATED;
+}
+
+enum vsyscall_verdict vsyscall_fault(struct trap_frame *tf, uint64_t addr)
+{
+	uint8_t mode = vsyscall_effective_mode();
+
+	if (ALIGN_DOWN(addr, PAGE_SIZE) != VSYSCALL_ADDR || !trap_from_user(tf) || !current)
+		return VSYSCALL_NOT_MINE;
+	if (tf->error & PF_WRITE)
+		return refuse(tf, addr, "write to the page (it is never writable)");
+	if (addr != tf->rip)
+		return refuse(tf, addr, "%s", access_refused[mode]);
+	if (mode == EL_VSYSCALL_NONE)
+		return refuse(tf, addr, "call refused: vsyscall=none disables legacy vsyscalls "
+			      "(boot with vsyscall=xonly or emulate to allow them)");
+	if (mode == EL_VSYSCALL_NATIVE)
+		return refuse(tf, addr, "%s", access_refused[mode]);
+	return emulate_call(tf, addr);
+}
