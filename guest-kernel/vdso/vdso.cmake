@@ -77,6 +77,7 @@ target_sources(entrylab-kernel PRIVATE
   vdso/vdso_image.c
   vdso/vdso_images.S
   vdso/vdso_map.c
+  vdso/vdso_sym.c
   vsyscall/vsyscall.c
   vsyscall/vsyscall_emulate.c
   vsyscall/vsyscall_page.S)

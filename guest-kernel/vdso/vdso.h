@@ -26,6 +26,10 @@ uint64_t vdso_map_process(void);
  */
 uint8_t vdso_config(unsigned item);
 
+/* The image processes get (vdso_image.h), NULL with vdso=off or before vdso_init(). */
+struct vdso_image;
+const struct vdso_image *vdso_image_mapped(void);
+
 /* For /proc/self/maps: whether a [vsyscall] line exists, and its permissions ("r-xp"). */
 bool vsyscall_mapped(void);
 const char *vsyscall_maps_perms(void);

@@ -130,3 +130,8 @@ uint8_t vdso_config(unsigned item)
 		return EL_CONFIG_UNSET;
 	return vdso.config[item];
 }
+
+const struct vdso_image *vdso_image_mapped(void)
+{
+	return vdso.ready && vdso.mapped ? vdso.image : 0;
+}

@@ -1,13 +1,16 @@
 /*
- * SYSCALL entry and exit (64-bit, MSR_LSTAR), in .entry.text with the
+ * SYSCALL entry and SYSRET exit (64-bit, MSR_LSTAR), in .entry.text with the
  * exception entry.  Kept short on purpose: `entrylab trace` lists every
- * instruction between the region markers.
+ * instruction between the region markers.  Two copies of one macro, chosen
+ * at boot through LSTAR (syscall_init.c), so neither pays for the other's
+ * variant: entry_SYSCALL_64 (no PTI) and entry_SYSCALL_64_pti.
  *
  * Register contract (Linux x86-64 syscall ABI):
  *   In:  RAX = number; RDI, RSI, RDX, R10, R8, R9 = arguments 1-6;
  *        RCX = user RIP after the SYSCALL, R11 = user RFLAGS; RSP = user stack;
  *        CS/SS = KERNEL_CS/KERNEL_DS (STAR); RFLAGS &= ~SFMASK, so IF, TF, DF,
- *        AC, NT and the arithmetic flags are clear; GS base = the user's.
+ *        AC, NT and the arithmetic flags are clear; GS base = the user's;
+ *        CR3 = the user PGD under PTI.
  *   Out: RAX = result or -errno.  RCX and R11 are clobbered as on Linux (on
  *        the SYSRET path they hold RIP and RFLAGS); every other register,
  *        RFLAGS and RSP are the user's.
@@ -15,6 +18,12 @@
  * error = the number as passed (orig_ax).  syscall_dispatch() returns
  * non-zero when SYSRET may return (Linux's conditions, sys/syscall.c),
  * otherwise the exit is the IRET of the exception path.
+ *
+ * PTI: on entry the user RSP is parked in percpu.user_rsp and RSP is the
+ * scratch for the switch to the kernel CR3 (Linux does the same with
+ * TSS.sp2); on exit the user RSP goes back to percpu.user_rsp, RSP is the
+ * scratch for the user CR3, and no stack is touched after the switch, so
+ * no hop to the entry stack is needed.
  */
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/segment.h"
@@ -30,13 +39,26 @@
 	pushq	\src
 .endm
 
-	.section .entry.text, "ax"
+/*
+ * SYSCALL_ENTRY entry, sysret, pti
+ * entry:  the LSTAR target.
+ * sysret: SYSRET to user mode.  In: RSP -> struct trap_frame on the task
+ *         stack whose RCX/R11 are the RIP/RFLAGS SYSRET loads and whose
+ *         CS/SS are USER_CS/USER_DS (checked in C: syscall_dispatch() or
+ *         exit_sysret_prepare()); kernel GS and CR3; IF = 0.
+ *         Out: every register from the frame, RSP = the frame's RSP, user
+ *         GS (and CR3), SYSRETQ.
+ */
+.macro SYSCALL_ENTRY entry, sysret, pti
 	.p2align 6
-	.globl entry_SYSCALL_64
-entry_SYSCALL_64:
+	.globl \entry
+\entry:
 	swapgs
 	movq	%rsp, %gs:PERCPU_USER_RSP
-	/* Issue 4: with PTI, the switch to the kernel CR3 (RSP as scratch) goes here. */
+	.if \pti
+	movq	%gs:PERCPU_KERNEL_CR3, %rsp
+	movq	%rsp, %cr3
+	.endif
 	movq	%gs:PERCPU_TOP_OF_STACK, %rsp
 	.set .Lslot, TF_SIZE
 	PUSH_AT	$USER_DS, TF_SS
@@ -66,31 +88,31 @@ entry_SYSCALL_64:
 	call	syscall_dispatch
 	testl	%eax, %eax
 	jz	return_to_user_iret
-	/* SYSRET: the frame's RCX and R11 are RIP and RFLAGS (checked in C). */
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	popq	%rdi
-	/* Issue 4: with PTI, hop to the entry stack and switch to the user CR3 here. */
+	.globl \sysret
+\sysret:
+	POP_REGS
 	movq	(TF_RSP - TF_VECTOR)(%rsp), %rsp
+	.if \pti
+	/* The user CR3; a pending user-PCID flush is in it once (mm/pcid.h). */
+	movq	%rsp, %gs:PERCPU_USER_RSP
+	movq	%gs:PERCPU_USER_CR3, %rsp
+	movq	%rsp, %cr3
+	movq	%gs:PERCPU_USER_CR3_STEADY, %rsp
+	movq	%rsp, %gs:PERCPU_USER_CR3
+	movq	%gs:PERCPU_USER_RSP, %rsp
+	.endif
 	swapgs
 	sysretq
+.endm
+
+	.section .entry.text, "ax"
+	SYSCALL_ENTRY entry_SYSCALL_64, sysret_to_user, 0
+	SYSCALL_ENTRY entry_SYSCALL_64_pti, sysret_to_user_pti, 1
 
 /*
  * entry_SYSCALL_compat (MSR_CSTAR): SYSCALL from 32-bit code (AMD).  There
  * is no 32-bit ABI: -ENOSYS straight back, touching nothing else, as Linux
- * does without IA32 emulation.
+ * does without IA32 emulation (no GS, stack or CR3 is needed for that).
  */
 	.p2align 4
 	.globl entry_SYSCALL_compat

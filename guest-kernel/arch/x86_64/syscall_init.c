@@ -2,7 +2,8 @@
  * SYSCALL/SYSRET set-up, as Linux's syscall_init():
  *   STAR    SYSCALL loads CS = KERNEL_CS (SS = KERNEL_DS); SYSRET loads
  *           CS = USER32_CS + 16 = USER_CS and SS = USER32_CS + 8 = USER_DS
- *   LSTAR   entry_SYSCALL_64;  CSTAR  entry_SYSCALL_compat (-ENOSYS)
+ *   LSTAR   entry_SYSCALL_64 (entry_SYSCALL_64_pti with pti=on: after
+ *           pti_configure());  CSTAR  entry_SYSCALL_compat (-ENOSYS)
  *   SFMASK  every flag a syscall must not run with: TF, IF, DF, AC, NT, RF,
  *           IOPL, ID and the arithmetic flags
  *   SYSENTER_CS = 0: SYSENTER faults (there is no 32-bit ABI)
@@ -13,6 +14,7 @@
 #include "arch/x86_64/segment.h"
 #include "arch/x86_64/syscall_init.h"
 #include "arch/x86_64/x86.h"
+#include "mm/pti.h"
 
 #define MSR_CSTAR 0xc0000083
 #define MSR_SYSENTER_CS 0x174
@@ -26,12 +28,13 @@
 		      RFLAGS_NT | RFLAGS_RF | RFLAGS_AC | RFLAGS_ID)
 _Static_assert(SYSCALL_MASK == 0x257fd5, "SFMASK as Linux");
 
-extern char entry_SYSCALL_64[], entry_SYSCALL_compat[];
+extern char entry_SYSCALL_64[], entry_SYSCALL_64_pti[], entry_SYSCALL_compat[];
 
 void syscall_init(void)
 {
 	wrmsr(MSR_STAR, (uint64_t)USER32_CS << 48 | (uint64_t)KERNEL_CS << 32);
-	wrmsr(MSR_LSTAR, (uint64_t)entry_SYSCALL_64);
+	/* One SYSCALL entry per isolation mode (entry_syscall.S): no flag test on the way. */
+	wrmsr(MSR_LSTAR, (uint64_t)(pti.on ? entry_SYSCALL_64_pti : entry_SYSCALL_64));
 	wrmsr(MSR_CSTAR, (uint64_t)entry_SYSCALL_compat);
 	wrmsr(MSR_SFMASK, SYSCALL_MASK);
 	/* Some CPUs lack the SYSENTER MSRs in long mode: best effort. */
