@@ -1,16 +1,17 @@
 /*
  * Effective configuration: one resolver per config item, each reading the
  * state the kernel actually set up (CR4, page tables), never the request.
- * Features that arrive in later issues (PTI, SYSRET returns, vsyscall, vDSO)
- * report what exists today.
+ * A knob that needs a feature the vCPU lacks resolves to "unavailable".
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpufeature.h"
+#include "arch/x86_64/entry_config.h"
 #include "arch/x86_64/x86.h"
 #include "config.h"
 #include "lib/kprintf.h"
 #include "lib/string.h"
-#include "mm/paging.h"
+#include "mm/pti.h"
+#include "mm/tlb.h"
 #include "vdso/vdso.h"
 
 typedef uint8_t config_resolver(unsigned item);
@@ -68,21 +69,27 @@ static uint8_t on_or_unavailable(bool set_up, unsigned item)
 	return kernel_cmdline.requested[item] == EL_ON ? EL_CONFIG_UNAVAILABLE : EL_OFF;
 }
 
+/* PTI needs no CPU feature: on exactly when asked (the user PGDs exist, mm/pti.c). */
 static uint8_t resolve_pti(unsigned item)
 {
 	(void)item;
-	return EL_OFF; /* page-table isolation arrives with user processes */
+	return pti.on ? EL_ON : EL_OFF;
 }
 
+/* PCIDs serve PTI only: without PTI "off"; with it, "unavailable" when asked but not set up. */
 static uint8_t resolve_pcid(unsigned item)
 {
+	if (!pti.on)
+		return EL_OFF;
 	return on_or_unavailable(read_cr4() & CR4_PCIDE, item);
 }
 
+/* INVPCID for user-PCID flushes: wanted with PTI and PCID asked; needs both CPUID bits. */
 static uint8_t resolve_invpcid(unsigned item)
 {
-	return on_or_unavailable(cpu_has(EL_FEAT_INVPCID) &&
-					 kernel_cmdline.requested[item] == EL_ON, item);
+	if (!pti.on || kernel_cmdline.requested[EL_CFG_PCID] != EL_ON)
+		return EL_OFF;
+	return on_or_unavailable(tlb_invpcid_in_use(), item);
 }
 
 static uint8_t resolve_pge(unsigned item)
@@ -91,25 +98,22 @@ static uint8_t resolve_pge(unsigned item)
 	return (read_cr4() & CR4_PGE) ? EL_ON : EL_OFF;
 }
 
-/* Without PTI, the G bit is on every kernel mapping or on none (mm/paging.c). */
+/*
+ * What mm/pti.c set up: without PGE nothing can be global ("none" if that
+ * was asked, else unavailable); without PTI every kernel mapping is ("all").
+ */
 static uint8_t resolve_global(unsigned item)
 {
-	if (kpaging.global)
-		return EL_GLOBAL_ALL;
-	return kernel_cmdline.requested[item] == EL_GLOBAL_NONE ? EL_GLOBAL_NONE
-								 : EL_CONFIG_UNAVAILABLE;
+	if (!pti.pge)
+		return kernel_cmdline.requested[item] == EL_GLOBAL_NONE ? EL_GLOBAL_NONE
+									 : EL_CONFIG_UNAVAILABLE;
+	return pti.global;
 }
 
-static uint8_t resolve_iret(unsigned item)
+/* ret, irq_return: what entry_config.c set up. */
+static uint8_t resolve_entry(unsigned item)
 {
-	(void)item;
-	return EL_RET_IRET;
-}
-
-static uint8_t resolve_irq_direct(unsigned item)
-{
-	(void)item;
-	return EL_IRQRET_DIRECT;
+	return entry_config(item);
 }
 
 /* vsyscall, vdso, vdso_tsc, vdso_clamp: what vdso_init() set up (needs it to have run). */
@@ -124,8 +128,8 @@ static config_resolver *const resolvers[EL_CFG_COUNT] = {
 	[EL_CFG_INVPCID] = resolve_invpcid,
 	[EL_CFG_PGE] = resolve_pge,
 	[EL_CFG_GLOBAL] = resolve_global,
-	[EL_CFG_RET] = resolve_iret,
-	[EL_CFG_IRQ_RETURN] = resolve_irq_direct,
+	[EL_CFG_RET] = resolve_entry,
+	[EL_CFG_IRQ_RETURN] = resolve_entry,
 	[EL_CFG_VSYSCALL] = resolve_vdso,
 	[EL_CFG_VDSO] = resolve_vdso,
 	[EL_CFG_VDSO_TSC] = resolve_vdso,

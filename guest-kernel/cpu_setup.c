@@ -23,21 +23,23 @@ struct cpu_state_rule {
 	const char *name;
 	unsigned cap;      /* CPUID capability it needs */
 	int knob_item;     /* config item that must not be "off", or NO_KNOB */
+	int needs_item;    /* config item that must be "on", or NO_KNOB */
 };
 
 static const struct cpu_state_rule cr4_rules[] = {
-	{CR4_PGE, "PGE", EL_FEAT_PGE, NO_KNOB},
-	{CR4_PCIDE, "PCIDE", EL_FEAT_PCID, EL_CFG_PCID},
-	{CR4_SMEP, "SMEP", EL_FEAT_SMEP, NO_KNOB},
-	{CR4_SMAP, "SMAP", EL_FEAT_SMAP, NO_KNOB},
-	{CR4_UMIP, "UMIP", EL_FEAT_UMIP, NO_KNOB},
-	{CR4_FSGSBASE, "FSGSBASE", EL_FEAT_FSGSBASE, NO_KNOB},
-	{CR4_OSFXSR, "OSFXSR", CAP_FXSR, NO_KNOB},
-	{CR4_OSXMMEXCPT, "OSXMMEXCPT", CAP_SSE, NO_KNOB},
+	{CR4_PGE, "PGE", EL_FEAT_PGE, NO_KNOB, NO_KNOB},
+	/* PCIDs serve page-table isolation only (mm/pcid.h): without PTI, PCID 0 alone. */
+	{CR4_PCIDE, "PCIDE", EL_FEAT_PCID, EL_CFG_PCID, EL_CFG_PTI},
+	{CR4_SMEP, "SMEP", EL_FEAT_SMEP, NO_KNOB, NO_KNOB},
+	{CR4_SMAP, "SMAP", EL_FEAT_SMAP, NO_KNOB, NO_KNOB},
+	{CR4_UMIP, "UMIP", EL_FEAT_UMIP, NO_KNOB, NO_KNOB},
+	{CR4_FSGSBASE, "FSGSBASE", EL_FEAT_FSGSBASE, NO_KNOB, NO_KNOB},
+	{CR4_OSFXSR, "OSFXSR", CAP_FXSR, NO_KNOB, NO_KNOB},
+	{CR4_OSXMMEXCPT, "OSXMMEXCPT", CAP_SSE, NO_KNOB, NO_KNOB},
 };
 
 static const struct cpu_state_rule efer_rules[] = {
-	{EFER_NXE, "NXE", EL_FEAT_NX, NO_KNOB},
+	{EFER_NXE, "NXE", EL_FEAT_NX, NO_KNOB, NO_KNOB},
 };
 
 /* CR0: write-protect in ring 0, native FPU errors, WAIT honours TS; no emulation. */
@@ -48,7 +50,8 @@ struct cpu_setup_state cpu_state;
 
 static bool rule_allows(const struct cpu_state_rule *r, const struct el_cmdline *cl)
 {
-	return cpu_has(r->cap) && (r->knob_item == NO_KNOB || cl->requested[r->knob_item] != EL_OFF);
+	return cpu_has(r->cap) && (r->knob_item == NO_KNOB || cl->requested[r->knob_item] != EL_OFF) &&
+	       (r->needs_item == NO_KNOB || cl->requested[r->needs_item] == EL_ON);
 }
 
 static void setup_cr4(const struct el_cmdline *cl)

@@ -4,6 +4,7 @@
  */
 #include "arch/x86_64/cpufeature.h"
 #include "arch/x86_64/desc.h"
+#include "arch/x86_64/entry_config.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/legacy_pic.h"
 #include "arch/x86_64/percpu.h"
@@ -21,6 +22,7 @@
 #include "mm/paging.h"
 #include "mm/pti.h"
 #include "mm/tlb.h"
+#include "pmu/pmu.h"
 #include "proc/process.h"
 #include "report.h"
 #include "selfcheck.h"
@@ -59,7 +61,9 @@ void kmain(uint32_t start_info_phys)
 	time_init();
 	vdso_init();
 	pti_init();
+	entry_init(&kernel_cmdline);
 	config_resolve();
+	pmu_init(&kernel_cmdline);
 
 	sc = selfcheck_run_all();
 	report_build_boot(&sc);

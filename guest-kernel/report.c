@@ -13,6 +13,7 @@
 #include "lib/string.h"
 #include "mm/layout.h"
 #include "mm/paging.h"
+#include "pmu/pmu.h"
 #include "report.h"
 
 static struct el_report boot_report __aligned(64);
@@ -37,6 +38,7 @@ void report_build_boot(const struct selfcheck_result *sc)
 	}
 	r->selfcheck_run = sc->run;
 	r->selfcheck_failed = sc->failed;
+	pmu_report(r);
 }
 
 static void print_features(void)
@@ -119,5 +121,6 @@ void report_send_run(const struct el_region *region, uint64_t unknown_syscalls, 
 	run_report.exit_status = status;
 	run_report.flags |= EL_REPORT_EXITED;
 	run_report.region = *region;
+	pmu_report(&run_report);
 	send(&run_report);
 }

@@ -11,9 +11,12 @@
 #include "config.h"
 #include "cpu_setup.h"
 #include "lib/kprintf.h"
+#include "mm/mm.h"
 #include "mm/paging.h"
 #include "mm/pgtable.h"
+#include "mm/pti.h"
 #include "mm/ptwalk.h"
+#include "mm/upt.h"
 #include "selfcheck.h"
 
 enum sc_outcome { SC_PASS, SC_FAIL, SC_SKIP };
@@ -90,12 +93,107 @@ static enum sc_outcome count_kernel_leaves(struct leaf_count *c, pt_leaf_fn *fn,
 		    c->first_va);
 }
 
+/* A user address the scratch address spaces give a page-table path (no page). */
+#define SCRATCH_USER_VA 0x400000ull
+
+/* A throwaway address space, built by the code processes get theirs from. */
+static bool scratch_mm(struct mm *mm)
+{
+	if (mm_create(mm))
+		return false;
+	if (!upt_pte(mm, SCRATCH_USER_VA, true)) {
+		mm_destroy(mm);
+		return false;
+	}
+	return true;
+}
+
+/* Counts a leaf as bad when its G bit is not what the policy (mm/pti.c) gives its address. */
+static void count_global(void *ctx, uint64_t va, uint64_t pte, uint64_t size)
+{
+	bool image = va >= KERNEL_VBASE && va < (uint64_t)__kernel_end;
+	uint64_t want = image ? pti_image_global(va) : kpaging.global;
+
+	count_leaf(ctx, va, (pte & PTE_G) != want, size);
+}
+
+/*
+ * Without PTI every kernel leaf is global (with PGE); with PTI the image
+ * follows pti.global and the rest is not.  Under PTI the user PGD's entry
+ * area is walked too (a scratch address space's, as processes get it).
+ */
 static enum sc_outcome check_global_bits(void)
 {
-	struct leaf_count c = {.mask = PTE_G};
+	struct leaf_count c = {.mask = 1, .want = 0};
+	struct mm mm;
 
-	c.want = config_effective[EL_CFG_GLOBAL] == EL_GLOBAL_ALL ? PTE_G : 0;
-	return count_kernel_leaves(&c, count_leaf, c.want ? "lack the G bit" : "carry the G bit");
+	if (count_kernel_leaves(&c, count_global, "carry a G bit pti.global does not give") ==
+	    SC_FAIL)
+		return SC_FAIL;
+	if (!pti.on)
+		return SC_PASS;
+	if (!scratch_mm(&mm))
+		return FAIL("no frames for a scratch address space");
+	pt_walk(mm.pgd_phys + PAGE_SIZE, PML4_KERNEL_FIRST, PT_ENTRIES - 1, count_global, &c);
+	mm_destroy(&mm);
+	if (!c.bad)
+		return SC_PASS;
+	return FAIL("%lu user-PGD leaves carry a G bit pti.global does not give (first at %016lx)",
+		    c.bad, c.first_va);
+}
+
+static const uint64_t *direct_map_table(void *ctx, uint64_t phys)
+{
+	(void)ctx;
+	return phys < kpaging.direct_map_end ? phys_to_virt(phys) : 0;
+}
+
+/*
+ * pti=on: the user PGD of a scratch address space maps, in the kernel
+ * half, the entry text and entry data whole and nothing else but the
+ * vsyscall page (when the kernel maps it), each at its own frame.
+ */
+static enum sc_outcome check_pti_user_map(void)
+{
+	struct pti_area areas[3];
+	struct pti_walk_result r = {0};
+	struct mm mm;
+	unsigned n, i;
+
+	if (!pti.on)
+		return SC_SKIP;
+	if (!scratch_mm(&mm))
+		return FAIL("no frames for a scratch address space");
+	n = pti_allowed_areas(areas, ARRAY_SIZE(areas));
+	pti_walk_user_kernel_half(mm.pgd + PT_ENTRIES, direct_map_table, 0, areas, n, &r);
+	mm_destroy(&mm);
+	if (r.bad)
+		return FAIL("%lu of %lu kernel-half leaves of the user PGD lie outside the entry "
+			    "area (first %016lx -> pte %016lx)", r.bad, r.leaves, r.first_bad_va,
+			    r.first_bad_pte);
+	for (i = 0; i < 2 && i < n; i++)
+		if (areas[i].mapped != areas[i].end - areas[i].start)
+			return FAIL("the user PGD maps %lu of the %lu bytes at %016lx", areas[i].mapped,
+				    areas[i].end - areas[i].start, areas[i].start);
+	return n >= 2 ? SC_PASS : FAIL("no entry area");
+}
+
+/* pti=on: a scratch address space's user top-level entries: NX in the kernel PGD, mirrored. */
+static enum sc_outcome check_pti_kernel_nx(void)
+{
+	struct pti_walk_result r = {0};
+	struct mm mm;
+
+	if (!pti.on || !kpaging.nx)
+		return SC_SKIP;
+	if (!scratch_mm(&mm))
+		return FAIL("no frames for a scratch address space");
+	pti_walk_user_half(mm.pgd, mm.pgd + PT_ENTRIES, kpaging.nx, &r);
+	mm_destroy(&mm);
+	if (!r.bad && r.leaves)
+		return SC_PASS;
+	return FAIL("%lu of %lu user top-level entries not NX in the kernel PGD or not mirrored "
+		    "(first %016lx: %016lx)", r.bad, r.leaves, r.first_bad_va, r.first_bad_pte);
 }
 
 /* Counts a leaf as bad when it is writable and executable: (W, NX) == (1, 0). */
@@ -139,6 +237,8 @@ static selfcheck_fn *const check_fns[EL_SC_COUNT] = {
 	[EL_SC_GLOBAL_BITS] = check_global_bits,
 	[EL_SC_KERNEL_WX] = check_kernel_wx,
 	[EL_SC_EXTABLE] = check_extable,
+	[EL_SC_PTI_USER_MAP] = check_pti_user_map,
+	[EL_SC_PTI_KERNEL_NX] = check_pti_kernel_nx,
 };
 
 struct selfcheck_result selfcheck_run_all(void)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "events.h"
 #include "run.h"
 
 enum el_nested_mode { EL_NESTED_AUTO, EL_NESTED_FORCE, EL_NESTED_FORBID };
@@ -18,6 +19,7 @@ struct el_cli_run {
 	const char *append;     /* --append, "" by default */
 	uint64_t iterations;    /* --iterations, 0 = the benchmark's default */
 	const char *events;     /* --events as given, NULL if none */
+	struct el_event_list ev; /* --events parsed (spec.events: resolved for this CPU) */
 	unsigned repeat;        /* --repeat */
 	uint64_t mem_bytes;     /* --memory */
 	const char *output;     /* --output, NULL = under results/ */

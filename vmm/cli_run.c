@@ -177,6 +177,12 @@ int cli_run_parse(int argc, char **argv, struct el_cli_run *cli)
 		return bad("shorten it", "%s", "--append is longer than 2000 characters");
 	if (cli_check_append(cli->append))
 		return EL_EXIT_USAGE;
+	if (events_parse(cli->events, &cli->ev, err, sizeof(err))) {
+		fprintf(stderr, "entrylab run: %s\n", err);
+		return EL_EXIT_USAGE;
+	}
+	events_for_this_cpu(&cli->ev, cli->spec.events);
+	cli->spec.nr_events = cli->ev.n;
 
 	cli->spec.append = cli->append;
 	cli->spec.mem_bytes = cli->mem_bytes;

@@ -9,8 +9,10 @@
 #include "cmdline.h"
 #include "commands.h"
 #include "cpuid.h"
+#include "events.h"
 #include "entrylab/features.h"
 #include "entrylab/knobs.h"
+#include "experiment.h"
 #include "status.h"
 
 static int list_features(void)
@@ -67,8 +69,38 @@ static int list_benches(void)
 		printf("%-14s seed %-8s [%s] %s\n", b->name, b->seed, b->default_args, b->description);
 	return 0;
 }
-static int list_events(void) { return list_nothing("events"); }
-static int list_experiments(void) { return list_nothing("experiments"); }
+
+static int list_events(void)
+{
+	events_list_this_cpu(stdout);
+	return 0;
+}
+
+/* Every shipped experiment, loaded and checked: a broken file says so here first. */
+static int list_experiments(void)
+{
+	char **files;
+	int n = experiment_list_files(&files), rc = 0;
+
+	if (!n)
+		return list_nothing("experiments");
+	for (int i = 0; i < n; i++) {
+		struct el_experiment e;
+
+		if (experiment_load(files[i], &e, stderr)) {
+			rc = EL_EXIT_USAGE;
+		} else {
+			printf("%-18s seed %-8s %s\n", e.name, e.seed[0] ? e.seed : "-", e.description);
+			printf("%-18s %u variants:", "", e.nvariants);
+			for (unsigned v = 0; v < e.nvariants; v++)
+				printf(" %s", e.variants[v].name);
+			printf("\n");
+		}
+		experiment_free(&e);
+	}
+	experiment_list_free(files, n);
+	return rc;
+}
 
 static const struct {
 	const char *what;

@@ -18,6 +18,7 @@
 #include "initrd.h"
 #include "nested.h"
 #include "record.h"
+#include "run_once.h"
 #include "status.h"
 #include "summary.h"
 
@@ -73,22 +74,25 @@ static int config_mismatch(const struct el_cli_run *cli, const struct el_run_res
 	return bad;
 }
 
+struct json_object *run_once(struct el_cli_run *cli, const struct el_host_info *host,
+			     struct el_run_result *res)
+{
+	el_vm_run(&cli->spec, res);
+	if (res->status == EL_RUN_OK && config_mismatch(cli, res, false) && cli->strict) {
+		res->status = EL_RUN_UNSUPPORTED;
+		snprintf(res->detail, sizeof(res->detail),
+			 "--strict: the guest could not set up what --append asked "
+			 "(see guest.config); drop --strict or the knob");
+	}
+	return record_build(cli, host, res);
+}
+
 static int run_native(struct el_cli_run *cli, const char *output)
 {
 	struct el_host_info host;
-	unsigned char *kernel = NULL;
 	int exit_code = 0;
 	unsigned r;
 
-	if (cli->kernel) {
-		kernel = file_read(cli->kernel, &cli->spec.kernel_len);
-		if (!kernel)
-			return EL_EXIT_USAGE;
-		cli->spec.kernel = kernel;
-	} else {
-		cli->spec.kernel = entrylab_kernel;
-		cli->spec.kernel_len = (size_t)(entrylab_kernel_end - entrylab_kernel);
-	}
 	host_info_collect(&host, nested_is_inner());
 
 	for (r = 0; r < cli->repeat; r++) {
@@ -96,15 +100,8 @@ static int run_native(struct el_cli_run *cli, const char *output)
 		struct json_object *rec;
 		int code;
 
-		el_vm_run(&cli->spec, &res);
-		if (res.status == EL_RUN_OK && config_mismatch(cli, &res, false) && cli->strict) {
-			res.status = EL_RUN_UNSUPPORTED;
-			snprintf(res.detail, sizeof(res.detail),
-				 "--strict: the guest could not set up what --append asked "
-				 "(see guest.config); drop --strict or the knob");
-		}
+		rec = run_once(cli, &host, &res);
 		code = record_exit_code(&res);
-		rec = record_build(cli, &host, &res);
 		if (record_append(output, rec) && code == 0)
 			code = EL_EXIT_VMM;
 		if (cli->json)
@@ -123,7 +120,6 @@ static int run_native(struct el_cli_run *cli, const char *output)
 			exit_code = code;
 		fflush(stdout);
 	}
-	free(kernel);
 	return exit_code;
 }
 
@@ -134,6 +130,7 @@ static char *program_argv[64];
 static char program_default_args[256];
 static char program_iter[24];
 static unsigned char *program_exec_image;
+static unsigned char *program_kernel_image;
 
 /* Benchmark arguments: the defaults when none are given, -n substituted. */
 static int program_args(struct el_cli_run *cli, const struct el_bench *b)
@@ -239,6 +236,29 @@ static int program_prepare(struct el_cli_run *cli)
 	return 0;
 }
 
+int run_prepare(struct el_cli_run *cli)
+{
+	int rc;
+
+	/* A second program in the same process (matrix): drop the first one. */
+	el_cpio_free(&program_initrd);
+	free(program_exec_image);
+	free(program_kernel_image);
+	program_exec_image = program_kernel_image = NULL;
+	if ((rc = program_prepare(cli)))
+		return rc;
+	if (cli->kernel) {
+		program_kernel_image = file_read(cli->kernel, &cli->spec.kernel_len);
+		if (!program_kernel_image)
+			return EL_EXIT_USAGE;
+		cli->spec.kernel = program_kernel_image;
+	} else {
+		cli->spec.kernel = entrylab_kernel;
+		cli->spec.kernel_len = (size_t)(entrylab_kernel_end - entrylab_kernel);
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct el_cli_run cli;
@@ -248,7 +268,7 @@ int cmd_run(int argc, char **argv)
 
 	if (rc)
 		return rc;
-	if ((rc = program_prepare(&cli)))
+	if ((rc = run_prepare(&cli)))
 		return rc;
 	output = nested_is_inner() ? nested_inner_output() : cli.output;
 	if (!output) {

@@ -5,5 +5,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_cpuid(int argc, char **argv);
+int cmd_matrix(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -53,10 +53,17 @@ int hcall_report_check(const struct el_report *r, char *err, size_t errlen)
 	if (r->nr_counters > EL_MAX_COUNTERS)
 		return ERR("report nr_counters %u exceeds EL_MAX_COUNTERS (%u)", r->nr_counters,
 			   EL_MAX_COUNTERS);
-	for (uint32_t i = 0; i < r->nr_counters; i++)
+	for (uint32_t i = 0; i < r->nr_counters; i++) {
 		if (r->counters[i].status > EL_COUNTER_NOT_COUNTED)
 			return ERR("report counters[%u].status %u is not a counter status", i,
 				   r->counters[i].status);
+		if (r->markers[i].status > EL_COUNTER_NOT_COUNTED)
+			return ERR("report markers[%u].status %u is not a counter status", i,
+				   r->markers[i].status);
+	}
+	if (r->pmu.kind >= EL_PMU_KIND_COUNT)
+		return ERR("report pmu.kind %u is not a PMU kind (< %u)", r->pmu.kind,
+			   (unsigned)EL_PMU_KIND_COUNT);
 	if (config_check(r->config, "config", err, errlen) ||
 	    config_check(r->requested, "requested", err, errlen))
 		return -1;

@@ -23,6 +23,26 @@ struct json_object *record_build(const struct el_cli_run *cli, const struct el_h
 				 const struct el_run_result *res);
 
 /*
+ * Requested event i of a run (record_counters.c): its status, and numbers
+ * only where the guest counted.  per_iter = (value - markers) / iterations,
+ * the markers' cost taken off when it was measured and is not larger.
+ */
+struct el_counter_result {
+	const char *name; /* as given to -e */
+	enum el_counter_status status;
+	bool have_value, have_markers, have_per_iter;
+	uint64_t value, markers;
+	double per_iter;
+};
+void record_counter(const struct el_cli_run *cli, const struct el_run_result *res, unsigned i,
+		    struct el_counter_result *out);
+const char *record_counter_status_name(enum el_counter_status s);
+/* The record's "counters" object and "guest.pmu" object. */
+struct json_object *record_counters_json(const struct el_cli_run *cli,
+					 const struct el_run_result *res);
+struct json_object *record_guest_pmu_json(const struct el_report *r);
+
+/*
  * Appends one line to path: the whole line or nothing (a short write is
  * rolled back), fsync'ed.  Returns 0, or -1 after printing why.
  */

@@ -121,6 +121,7 @@ static struct json_object *guest_obj(const struct el_run_result *res)
 		put(g, "config", config_obj(b->config));
 		put(g, "requested", config_obj(b->requested));
 		put(g, "selfcheck", selfcheck_obj(b));
+		put(g, "pmu", record_guest_pmu_json(b));
 	}
 	put(g, "vcpu_cpuid", vcpu_cpuid_obj(&res->vcpu_cpuid));
 	if (res->have_run) {
@@ -231,7 +232,7 @@ struct json_object *record_build(const struct el_cli_run *cli, const struct el_h
 	put(rec, "host", host_info_json(host));
 	put(rec, "guest", guest_obj(res));
 	put(rec, "region", region_obj(res));
-	put(rec, "counters", json_object_new_object());
+	put(rec, "counters", record_counters_json(cli, res));
 	put(rec, "vmm", vmm_obj(res));
 	put(rec, "console", json_object_new_string_len(res->console ? res->console : "",
 						       (int)res->console_len));

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events.h"
 #include "exit.h"
 #include "kvm.h"
 #include "pvh_load.h"
@@ -81,6 +82,9 @@ static int run_boot_image(struct run_ctx *c)
 	if (pvh_cmdline_compose(c->cmdline, sizeof(c->cmdline), spec->append, c->loop.res->tsc_khz,
 				c->err, sizeof(c->err)))
 		return run_fail(c, EL_RUN_VMM_ERROR);
+	if (events_cmdline_append(c->cmdline, sizeof(c->cmdline), spec->events, spec->nr_events,
+				  c->err, sizeof(c->err)))
+		return run_fail(c, EL_RUN_UNSUPPORTED);
 	if (spec->init_args && *spec->init_args) {
 		size_t used = strlen(c->cmdline);
 		int n = snprintf(c->cmdline + used, sizeof(c->cmdline) - used, " -- %s",

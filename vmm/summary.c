@@ -78,6 +78,7 @@ void summary_print(FILE *f, const struct el_cli_run *cli, const struct el_host_i
 			(unsigned long long)res->region_exits, (unsigned long long)r->syscalls,
 			(unsigned long long)r->page_faults, (unsigned long long)r->interrupts);
 	}
+	summary_counters_print(f, cli, res);
 	if (output)
 		fprintf(f, "  record   %s\n", output);
 }
@@ -101,8 +102,8 @@ void summary_problem(FILE *f, const struct el_run_result *res)
 }
 
 /*
- * perf-stat-like CSV: value, unit, name per line (counters come with the
- * PMU work; an uncounted one prints <not counted> as perf does).
+ * perf-stat-like CSV: value, unit, name per line; the counters follow the
+ * region's lines, <not supported> / <not counted> in place of a value.
  */
 void summary_csv(FILE *f, const struct el_cli_run *cli, const struct el_run_result *res)
 {
@@ -111,12 +112,13 @@ void summary_csv(FILE *f, const struct el_cli_run *cli, const struct el_run_resu
 
 	fprintf(f, "%s%sstatus%s%s\n", record_status(res), s, s,
 		res->status == EL_RUN_OK ? "ok" : res->detail);
-	if (!res->have_run || !r->valid)
-		return;
-	fprintf(f, "%llu%sticks%stsc%s\n", (unsigned long long)(r->tsc_end - r->tsc_begin), s, s,
-		s);
-	fprintf(f, "%llu%s%sexits%s\n", (unsigned long long)res->region_exits, s, s, s);
-	fprintf(f, "%llu%s%ssyscalls%s\n", (unsigned long long)r->syscalls, s, s, s);
-	fprintf(f, "%llu%s%spage-faults%s\n", (unsigned long long)r->page_faults, s, s, s);
-	fprintf(f, "%llu%s%sinterrupts%s\n", (unsigned long long)r->interrupts, s, s, s);
+	if (res->have_run && r->valid) {
+		fprintf(f, "%llu%sticks%stsc%s\n", (unsigned long long)(r->tsc_end - r->tsc_begin),
+			s, s, s);
+		fprintf(f, "%llu%s%sexits%s\n", (unsigned long long)res->region_exits, s, s, s);
+		fprintf(f, "%llu%s%ssyscalls%s\n", (unsigned long long)r->syscalls, s, s, s);
+		fprintf(f, "%llu%s%spage-faults%s\n", (unsigned long long)r->page_faults, s, s, s);
+		fprintf(f, "%llu%s%sinterrupts%s\n", (unsigned long long)r->interrupts, s, s, s);
+	}
+	summary_counters_csv(f, cli, res);
 }

@@ -12,6 +12,10 @@ void summary_print(FILE *f, const struct el_cli_run *cli, const struct el_host_i
 		   const struct el_run_result *res, const char *output);
 /* Detail, register dump and console tail of a run that did not end well. */
 void summary_problem(FILE *f, const struct el_run_result *res);
+/* The counters, perf-stat style (summary_counters.c): table lines, CSV lines. */
+void summary_counters_print(FILE *f, const struct el_cli_run *cli,
+			    const struct el_run_result *res);
+void summary_counters_csv(FILE *f, const struct el_cli_run *cli, const struct el_run_result *res);
 /* perf-stat-like CSV (-x SEP). */
 void summary_csv(FILE *f, const struct el_cli_run *cli, const struct el_run_result *res);
 

@@ -17,7 +17,7 @@
 
 /* Knobs that are not config items, handled by the table below. */
 const char *const el_cmdline_other_knobs[] = {"init", "test.crash", "el.tsc_khz", "el.epoch_ns",
-					       0};
+					       "el.events", 0};
 
 static const char *const crash_values[] = {"none", "triple", "hang", "ud", "badport", 0};
 
@@ -150,9 +150,61 @@ static enum el_cmdline_error knob_epoch_ns(const struct token *t, struct el_cmdl
 	return parse_u64(t, &out->epoch_ns);
 }
 
+/* "0x" and 1..16 hex digits; returns the characters used, 0 if none fit. */
+static size_t parse_hex(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (n < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return 0;
+	for (i = 2; i < n && i < 18; i++) {
+		char c = s[i];
+		unsigned d;
+
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+			d = (unsigned)((c | 0x20) - 'a' + 10);
+		else
+			break;
+		v = v << 4 | d;
+	}
+	if (i == 2 || (i < n && s[i] != ','))
+		return 0;
+	*out = v;
+	return i;
+}
+
+/* el.events=0xCFG[,0xCFG]...: all or nothing, at most EL_MAX_COUNTERS. */
+static enum el_cmdline_error knob_events(const struct token *t, struct el_cmdline *out)
+{
+	uint64_t ev[EL_MAX_COUNTERS];
+	size_t at = 0, used;
+	unsigned n = 0, i;
+
+	while (at < t->valuelen) {
+		if (n == EL_MAX_COUNTERS)
+			return EL_CMDLINE_TOO_LONG;
+		used = parse_hex(t->value + at, t->valuelen - at, &ev[n]);
+		if (!used)
+			return EL_CMDLINE_BAD_VALUE;
+		n++;
+		at += used;
+		if (at < t->valuelen && ++at == t->valuelen)
+			return EL_CMDLINE_BAD_VALUE; /* a trailing comma */
+	}
+	if (n == 0)
+		return EL_CMDLINE_BAD_VALUE;
+	for (i = 0; i < n; i++)
+		out->events[i] = ev[i];
+	out->nr_events = (uint8_t)n;
+	return 0;
+}
+
 /* In the order of el_cmdline_other_knobs[]; all of them take a value. */
 static other_knob_fn *const other_knob_handlers[] = {knob_init, knob_test_crash, knob_tsc_khz,
-						    knob_epoch_ns};
+						    knob_epoch_ns, knob_events};
 
 _Static_assert(sizeof(other_knob_handlers) / sizeof(other_knob_handlers[0]) ==
 		       sizeof(el_cmdline_other_knobs) / sizeof(el_cmdline_other_knobs[0]) - 1,
@@ -208,6 +260,9 @@ static void set_defaults(struct el_cmdline *out)
 	out->test_crash = EL_CRASH_NONE;
 	out->tsc_khz = 0;
 	out->epoch_ns = 0;
+	for (i = 0; i < EL_MAX_COUNTERS; i++)
+		out->events[i] = 0;
+	out->nr_events = 0;
 	out->init_args = 0;
 }
 

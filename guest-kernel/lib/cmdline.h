@@ -38,6 +38,9 @@ struct el_cmdline {
 	uint8_t test_crash;              /* enum el_test_crash */
 	uint64_t tsc_khz;                /* el.tsc_khz=N from the VMM, 0 if absent */
 	uint64_t epoch_ns;               /* el.epoch_ns=N: unix time (ns) at VM start, 0 if absent */
+	/* el.events=CFG,CFG,... from the VMM (abi.h, "Events"), in request order. */
+	uint64_t events[EL_MAX_COUNTERS];
+	uint8_t nr_events;
 	/*
 	 * What follows a standalone `--`: init's arguments (argv[1..]), as on
 	 * Linux.  Points into the parsed string; NULL when there is no `--`.

@@ -96,7 +96,7 @@ bool paging_map_kernel_page(uint64_t va, uint64_t pa, uint64_t flags)
 {
 	if (va < KERNEL_HALF_START || (va | pa) & (PAGE_SIZE - 1))
 		return false;
-	if (!map_page(va, pa, flags | PTE_P, 1))
+	if (!map_page(va, pa, flags | PTE_P | kpaging.global, 1))
 		return false;
 	tlb_flush_kernel_page(va);
 	return true;

@@ -33,8 +33,9 @@ void paging_init(void);
 
 /*
  * Maps one 4 KiB page in the kernel half (va >= KERNEL_HALF_START) with
- * flags (PTE_P implied; PTE_U also sets U on the intermediate entries, as
- * the vsyscall page needs) and flushes it.  After paging_init(), before the
+ * flags (PTE_P implied, and PTE_G without PTI, as for every mapping outside
+ * the image; PTE_U also sets U on the intermediate entries, as the vsyscall
+ * page needs) and flushes it.  After paging_init(), before the
  * first process if the PML4 entry is new.  False on a bad argument or when
  * out of frames.
  */

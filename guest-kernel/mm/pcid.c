@@ -2,7 +2,7 @@
  * CR3 values, ASID slots and user-flush decisions (pcid.h).  Pure: the
  * kernel (tlb.c) and the host unit tests run the same code.
  */
-#include "mm/pcid.h"
+#include "pcid.h"
 
 void pcid_cpu_init(struct pcid_cpu *c, int pti, int pcid, int invpcid)
 {

@@ -44,7 +44,11 @@ void pti_pgd_init(uint64_t *pgd);
 /* Writes user top-level entry idx (0-255) in the pair: kernel copy with NX under PTI. */
 void pti_pgd_set(uint64_t *pgd, unsigned idx, uint64_t val);
 
-/* The kernel areas the user PGD may map (for the self-check); returns how many. */
+/*
+ * The kernel areas the user PGD may map (for the self-check); returns how
+ * many.  The first two, entry text and entry data, must be mapped whole;
+ * the third, the vsyscall page, is there when the kernel maps it.
+ */
 unsigned pti_allowed_areas(struct pti_area *areas, unsigned max);
 
 #endif

@@ -2,7 +2,7 @@
  * The PTI table walks of pti_walk.h.  The entry bits are spelled out here
  * (not taken from pgtable.h) to keep the file free of kernel headers.
  */
-#include "mm/pti_walk.h"
+#include "pti_walk.h"
 
 #define E_P 0x1ull
 #define E_PS 0x80ull
@@ -22,16 +22,20 @@ static void note_bad(struct pti_walk_result *r, uint64_t va, uint64_t e)
 }
 
 /* The leaf [va, va + size) -> pa lies inside one area, at the area's frame. */
-static int leaf_allowed(const struct pti_area *areas, unsigned n, uint64_t va, uint64_t size,
+static int leaf_allowed(struct pti_area *areas, unsigned n, uint64_t va, uint64_t size,
 			uint64_t pa)
 {
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
-		const struct pti_area *a = &areas[i];
+		struct pti_area *a = &areas[i];
 
-		if (va >= a->start && va < a->end && size <= a->end - va)
-			return pa == a->phys + (va - a->start);
+		if (va >= a->start && va < a->end && size <= a->end - va) {
+			if (pa != a->phys + (va - a->start))
+				return 0;
+			a->mapped += size;
+			return 1;
+		}
 	}
 	return 0;
 }
@@ -39,7 +43,7 @@ static int leaf_allowed(const struct pti_area *areas, unsigned n, uint64_t va, u
 struct walk {
 	pti_table_fn *table;
 	void *ctx;
-	const struct pti_area *areas;
+	struct pti_area *areas;
 	unsigned n;
 	struct pti_walk_result *r;
 };
@@ -77,7 +81,7 @@ static void walk_level(const struct walk *w, const uint64_t *t, int level, uint6
 }
 
 void pti_walk_user_kernel_half(const uint64_t *user_pgd, pti_table_fn *table, void *ctx,
-			       const struct pti_area *areas, unsigned nr_areas,
+			       struct pti_area *areas, unsigned nr_areas,
 			       struct pti_walk_result *r)
 {
 	struct walk w = {table, ctx, areas, nr_areas, r};

@@ -9,10 +9,14 @@
 
 #include <stdint.h>
 
-/* A kernel range the user PGD may map: [start, end) onto phys + (va - start). */
+/*
+ * A kernel range the user PGD may map: [start, end) onto phys + (va - start).
+ * The walk adds the bytes it finds mapped there to `mapped`.
+ */
 struct pti_area {
 	uint64_t start, end;
 	uint64_t phys;
+	uint64_t mapped;
 };
 
 struct pti_walk_result {
@@ -31,7 +35,7 @@ typedef const uint64_t *pti_table_fn(void *ctx, uint64_t phys);
  * and maps the frame the area says.
  */
 void pti_walk_user_kernel_half(const uint64_t *user_pgd, pti_table_fn *table, void *ctx,
-			       const struct pti_area *areas, unsigned nr_areas,
+			       struct pti_area *areas, unsigned nr_areas,
 			       struct pti_walk_result *r);
 
 /*

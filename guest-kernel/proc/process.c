@@ -3,6 +3,7 @@
  * torn down (and checked for leaked frames), the RUN report goes to the VMM,
  * and the exit status to the exit port.
  */
+#include "arch/x86_64/entry_config.h"
 #include "arch/x86_64/percpu.h"
 #include "config.h"
 #include "fs/devfs.h"
@@ -136,6 +137,7 @@ void process_exit(int status)
 
 	status &= 0xff;
 	teardown(p);
+	entry_print_stats();
 	kprintf("%s (pid %d) exited with status %d\n", p->comm, p->pid, status);
 	report_send_run(region_result(), syscall_unknown_count(), status);
 	machine_exit((uint32_t)status);

@@ -1,12 +1,18 @@
 /*
  * EL_SYS_REGION.  BEGIN: the hypercall first (an exit the VMM counts from),
- * then the counters are zeroed, and the TSC read comes last, fenced so no
- * earlier work leaks into the region.  END mirrors it: the TSC first, then
- * the counters, then the hypercall.  The counters (percpu.h) increment on
+ * then the PMU is programmed and zeroed and the region counters reset, the
+ * TSC read comes next, fenced so no earlier work leaks into the region, and
+ * the PMU's enabling write is the very last thing.  END mirrors it: the
+ * PMU's disabling write first, then the TSC, then the counts, the counter
+ * readings and the hypercall.  So the PMU counts a subset of the TSC's
+ * window; what it counts besides the program's loop (the rest of this
+ * syscall's return, the next one's entry) is the markers' cost, which
+ * pmu_init() measures at boot.  The region counters (percpu.h) increment on
  * every entry; END's own SYSCALL entry is taken off the syscall count.
  */
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/percpu.h"
+#include "pmu/pmu.h"
 #include "sys/errno.h"
 #include "sys/region.h"
 #include "sys/syscalls.h"
@@ -26,19 +32,23 @@ static inline uint64_t rdtsc_ordered(void)
 static long region_begin(uint64_t iterations)
 {
 	outl(EL_PORT_HCALL + EL_HC_REGION_BEGIN, 0);
+	pmu_region_prepare();
 	region = (struct el_region){.iterations = iterations, .tsc_khz = time_tsc_khz()};
 	cpu0.nr_syscalls = 0;
 	cpu0.nr_page_faults = 0;
 	cpu0.nr_interrupts = 0;
 	begun = true;
 	region.tsc_begin = rdtsc_ordered();
+	pmu_region_start();
 	return 0;
 }
 
 static long region_end(void)
 {
-	uint64_t tsc = rdtsc_ordered();
+	uint64_t tsc;
 
+	pmu_region_stop();
+	tsc = rdtsc_ordered();
 	if (!begun)
 		return -EINVAL;
 	region.tsc_end = tsc;
@@ -47,6 +57,7 @@ static long region_end(void)
 	region.interrupts = cpu0.nr_interrupts;
 	region.valid = 1;
 	begun = false;
+	pmu_region_read();
 	outl(EL_PORT_HCALL + EL_HC_REGION_END, 0);
 	return 0;
 }

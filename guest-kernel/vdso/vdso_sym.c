@@ -3,7 +3,7 @@
  * at 0 and loaded as one segment from offset 0 (vdso_image_check), so the
  * dynamic section's addresses are offsets into it.
  */
-#include "vdso/vdso_sym.h"
+#include "vdso_sym.h"
 
 #define PT_DYNAMIC 2
 #define DT_NULL 0

@@ -11,7 +11,8 @@
  * Every address space shares the kernel half of that table, so one mapping
  * serves all processes.  When the page is mapped, the PML4, PDPT and PD
  * entries above it carry the U bit too, as the CPU requires on the whole
- * path; page-table isolation copies the PDPT entry into the user tables.
+ * path; page-table isolation maps what it finds here into the user tables
+ * too (mm/pti.c).
  */
 #include "arch/x86_64/cpu.h"
 #include "config.h"
@@ -63,50 +64,41 @@ static bool map_page(uint64_t nx)
 	return true;
 }
 
-/* The mode set up for a request, and the value the record reports for it. */
-static uint8_t set_up(uint8_t requested, uint8_t *reported)
-{
-	*reported = requested;
-	switch (requested) {
-	case EL_VSYSCALL_NATIVE:
-		return map_page(0) ? EL_VSYSCALL_NATIVE : EL_VSYSCALL_NONE;
-	case EL_VSYSCALL_EMULATE:
-		if (kpaging.nx)
-			return map_page(PTE_NX) ? EL_VSYSCALL_EMULATE : EL_VSYSCALL_NONE;
-		/* Without NX a readable page is executable: calls would run natively. */
-		kprintf("vsyscall: emulate needs NX (EFER.NXE) to make the page readable but not "
-			"executable; the vCPU has none, so the page is execute-only (as xonly)\n");
-		*reported = EL_CONFIG_UNAVAILABLE;
-		return EL_VSYSCALL_XONLY;
-	case EL_VSYSCALL_XONLY:
-		return EL_VSYSCALL_XONLY;
-	default:
-		return EL_VSYSCALL_NONE;
-	}
-}
+/* What each mode puts in the page tables: nothing, or the page executable or NX. */
+static const struct {
+	bool map;
+	bool nx;
+} mode_setup[] = {
+	[EL_VSYSCALL_NATIVE] = {true, false},
+	[EL_VSYSCALL_EMULATE] = {true, true},
+	[EL_VSYSCALL_XONLY] = {false, false},
+	[EL_VSYSCALL_NONE] = {false, false},
+};
 
 uint8_t vsyscall_init(uint8_t requested)
 {
-	uint8_t reported;
+	uint8_t mode = requested < ARRAY_SIZE(mode_setup) ? requested : EL_VSYSCALL_NONE;
+	uint8_t reported = mode;
 
-	vsyscall_mode = set_up(requested, &reported);
-	if (reported != EL_CONFIG_UNAVAILABLE && vsyscall_mode != requested) {
-		kprintf("vsyscall: mode %s requested, %s in effect\n",
-			config_value_name(EL_CFG_VSYSCALL, requested),
-			config_value_name(EL_CFG_VSYSCALL, vsyscall_mode));
-		reported = vsyscall_mode;
+	if (mode_setup[mode].nx && !kpaging.nx) {
+		/* Without NX a readable page is executable: calls would run natively. */
+		kprintf("vsyscall: emulate needs NX (EFER.NXE) to make the page readable but not "
+			"executable; the vCPU has none, so the page is execute-only (as xonly)\n");
+		mode = EL_VSYSCALL_XONLY;
+		reported = EL_CONFIG_UNAVAILABLE;
 	}
+	if (mode_setup[mode].map && !map_page(mode_setup[mode].nx ? PTE_NX : 0)) {
+		kprintf("vsyscall: mode %s requested, none in effect\n",
+			config_value_name(EL_CFG_VSYSCALL, mode));
+		mode = reported = EL_VSYSCALL_NONE;
+	}
+	vsyscall_mode = mode;
 	return reported;
 }
 
 uint8_t vsyscall_effective_mode(void)
 {
 	return vsyscall_mode;
-}
-
-bool vsyscall_page_mapped(void)
-{
-	return vsyscall_mode == EL_VSYSCALL_NATIVE || vsyscall_mode == EL_VSYSCALL_EMULATE;
 }
 
 bool vsyscall_mapped(void)

@@ -23,13 +23,6 @@ uint8_t vsyscall_init(uint8_t requested);
 /* The mode in effect (never unavailable). */
 uint8_t vsyscall_effective_mode(void);
 
-/*
- * Whether the kernel's tables map the page (native, emulate).  Then the
- * kernel PDPT entry covering VSYSCALL_ADDR (PML4 slot 511, PDPT slot 511)
- * is what user page tables must carry too; otherwise it is not present.
- */
-bool vsyscall_page_mapped(void);
-
 enum vsyscall_verdict {
 	VSYSCALL_NOT_MINE, /* not a user fault on the vsyscall page */
 	VSYSCALL_EMULATED, /* the call was emulated: the frame returns to the caller */

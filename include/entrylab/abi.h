@@ -92,7 +92,8 @@ _Static_assert(sizeof(struct el_write) == 16, "el_write layout");
 /*
  * Self-IPI service for the `irq` benchmark and the register checker:
  *   rax = EL_SYS_SELF_IPI, rdi = count (1..EL_SELF_IPI_MAX), rsi = 0 (flags,
- *   reserved).  Returns 0, or -EINVAL for a count out of range or rsi != 0.
+ *   reserved).  Returns 0, or -EINVAL for a count out of range or rsi != 0,
+ *   -ENODEV when the vCPU has no local APIC (CPUID.01H:EDX.APIC clear).
  * The kernel makes `count` interrupts from its local APIC (self-IPI, one
  * fixed vector) arrive while the caller is in user mode: the first one is
  * pending when the syscall returns and is taken at the first user
@@ -124,15 +125,74 @@ enum el_report_kind {
 
 #define EL_MAX_COUNTERS 8u
 
+/*
+ * Events (host -> guest).  The VMM resolves the perf names of -e into event
+ * selects for the vCPU's model (vmm/events.c) and appends them, in request
+ * order, to the guest command line as
+ *     el.events=CFG[,CFG]...      (at most EL_MAX_COUNTERS; CFG hex "0x..")
+ * A CFG uses the event-select layout both vendors share (IA32_PERFEVTSELx,
+ * AMD PERF_CTLx), restricted to EL_EVSEL_ALLOWED.  USR and OS carry the
+ * perf modifiers (:u = USR, :k = OS, none = both).  The enable, interrupt,
+ * AnyThread and AMD Host/Guest-only bits are never part of a CFG: the guest
+ * kernel owns them.  EL_EVENT_NONE (neither USR nor OS) marks an event the
+ * VMM has no encoding for on this CPU model; the guest reports it
+ * not-supported without touching the PMU.  Intel's instructions (0x00c0),
+ * cycles (0x003c) and ref-cycles (0x013c) go to fixed counters 0-2 when free.
+ */
+#define EL_EVSEL_EVENT 0xffull           /* event select [7:0] */
+#define EL_EVSEL_UMASK 0xff00ull         /* unit mask */
+#define EL_EVSEL_USR (1ull << 16)        /* count at CPL 3 */
+#define EL_EVSEL_OS (1ull << 17)         /* count at CPL 0 */
+#define EL_EVSEL_EDGE (1ull << 18)
+#define EL_EVSEL_INV (1ull << 23)
+#define EL_EVSEL_CMASK 0xff000000ull     /* counter mask */
+#define EL_EVSEL_EVENT_HI 0xf00000000ull /* AMD: event select [11:8] */
+#define EL_EVSEL_ALLOWED                                                                   \
+	(EL_EVSEL_EVENT | EL_EVSEL_UMASK | EL_EVSEL_USR | EL_EVSEL_OS | EL_EVSEL_EDGE |    \
+	 EL_EVSEL_INV | EL_EVSEL_CMASK | EL_EVSEL_EVENT_HI)
+#define EL_EVENT_NONE 0ull
+
+/* The PMU the guest kernel found (struct el_pmu_info.kind). */
+enum el_pmu_kind {
+	EL_PMU_NONE = 0,
+	EL_PMU_INTEL_V1,   /* CPUID 0AH version 1: GP counters, no global control */
+	EL_PMU_INTEL_V2,   /* version >= 2: fixed counters, IA32_PERF_GLOBAL_CTRL */
+	EL_PMU_AMD_LEGACY, /* K7 counters 0xc0010000.. (4) */
+	EL_PMU_AMD_CORE,   /* PerfCtrExtCore: 0xc0010200.. (6) */
+	EL_PMU_AMD_V2,     /* PerfMonV2: core counters and PerfCntrGlobalCtl */
+	EL_PMU_KIND_COUNT
+};
+
+/* As records name them (host.pmu, guest.pmu.kind). */
+static const char *const el_pmu_kind_names[EL_PMU_KIND_COUNT] = {
+	"none", "intel-v1", "intel-v2", "amd-legacy", "amd-core", "amd-v2",
+};
+
+struct el_pmu_info {
+	uint8_t kind;        /* (guest) enum el_pmu_kind, after probing the MSRs */
+	uint8_t version;     /* (guest) Intel: CPUID 0AH version; AMD: 2 with PerfMonV2 */
+	uint8_t nr_gp;       /* (guest) general-purpose counters enumerated */
+	uint8_t nr_fixed;    /* (guest) fixed counters enumerated */
+	uint8_t gp_width;    /* (guest) bits */
+	uint8_t fixed_width; /* (guest) bits */
+	uint8_t pad[2];
+	uint32_t gp_usable;    /* (guest) bit i: GP counter i passed the MSR probe */
+	uint32_t fixed_usable; /* (guest) bit i: fixed counter i passed the MSR probe */
+};
+
+/* Empty regions the guest kernel measures at boot for el_report.markers. */
+#define EL_MARKER_RUNS 16u
+
 enum el_counter_status {
 	EL_COUNTER_COUNTED = 0,
-	EL_COUNTER_NOT_SUPPORTED = 1, /* no PMU or no such event on this vCPU */
-	EL_COUNTER_NOT_COUNTED = 2,   /* programmed, but it did not advance */
+	EL_COUNTER_NOT_SUPPORTED = 1, /* no PMU, no such event on this vCPU, MSR #GP */
+	EL_COUNTER_NOT_COUNTED = 2,   /* no free counter, or programmed and it did not
+				       * advance where it must (cycles, instructions) */
 };
 
 struct el_counter {
-	uint64_t config; /* (host) raw event, as requested */
-	uint64_t value;  /* (guest) */
+	uint64_t config; /* (guest) the el.events CFG it was asked (EL_EVSEL_*) */
+	uint64_t value;  /* (guest) meaningful only with EL_COUNTER_COUNTED */
 	uint32_t status; /* (guest) enum el_counter_status */
 	uint32_t pad;
 };
@@ -167,13 +227,23 @@ struct el_report {
 	int32_t exit_status;       /* (guest) valid with EL_REPORT_EXITED */
 	uint32_t flags;            /* (guest) EL_REPORT_* */
 	struct el_region region;   /* (guest) kind RUN */
-	uint32_t nr_counters;      /* (guest) <= EL_MAX_COUNTERS */
+	uint32_t nr_counters;      /* (guest) <= EL_MAX_COUNTERS, one per el.events CFG */
 	uint32_t pad;
-	struct el_counter counters[EL_MAX_COUNTERS];
+	struct el_counter counters[EL_MAX_COUNTERS]; /* (guest) kind RUN, el.events order */
+	/* Appended; the layout above is unchanged. */
+	struct el_pmu_info pmu; /* (guest) what the counters ran on */
+	/*
+	 * (guest) The markers' own cost: the same counters around an empty
+	 * region in the kernel at boot (enabled, then disabled at once), the
+	 * minimum of EL_MARKER_RUNS; nr_counters entries, like counters[].  It
+	 * excludes the SYSCALL return and entry around a user-mode region.
+	 */
+	struct el_counter markers[EL_MAX_COUNTERS];
 };
 
 _Static_assert(sizeof(struct el_counter) == 24, "el_counter layout");
 _Static_assert(sizeof(struct el_region) == 64, "el_region layout");
-_Static_assert(sizeof(struct el_report) == 368, "el_report layout");
+_Static_assert(sizeof(struct el_pmu_info) == 16, "el_pmu_info layout");
+_Static_assert(sizeof(struct el_report) == 576, "el_report layout");
 
 #endif

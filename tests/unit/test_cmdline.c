@@ -168,14 +168,57 @@ Test(cmdline, epoch_ns)
 
 Test(cmdline, other_knob_names)
 {
-	const char *want[] = {"init", "test.crash", "el.tsc_khz", "el.epoch_ns"};
+	const char *want[] = {"init", "test.crash", "el.tsc_khz", "el.epoch_ns", "el.events"};
 	size_t n = 0;
 
 	while (el_cmdline_other_knobs[n])
 		n++;
-	cr_assert_eq(n, 4);
+	cr_assert_eq(n, 5);
 	for (size_t i = 0; i < n; i++)
 		cr_assert_str_eq(el_cmdline_other_knobs[i], want[i]);
+}
+
+Test(cmdline, events_from_the_vmm)
+{
+	struct el_cmdline c;
+	struct problems ps;
+
+	cr_assert_eq(parse("", &c, &ps), 0);
+	cr_assert_eq(c.nr_events, 0);
+	cr_assert_eq(parse("pti=on el.events=0x3003c,0x200C0,0x0,0x100010120", &c, &ps), 0);
+	cr_assert_eq(c.nr_events, 4);
+	cr_assert_eq(c.events[0], 0x3003c);
+	cr_assert_eq(c.events[1], 0x200c0, "hex digits in either case");
+	cr_assert_eq(c.events[2], 0, "EL_EVENT_NONE keeps its place");
+	cr_assert_eq(c.events[3], 0x100010120ull);
+	cr_assert_eq(parse("el.events=0x1,0x2,0x3,0x4,0x5,0x6,0x7,0x8", &c, &ps), 0);
+	cr_assert_eq(c.nr_events, EL_MAX_COUNTERS);
+	cr_assert_eq(parse("el.events=0xffffffffffffffff", &c, &ps), 0);
+	cr_assert_eq(c.events[0], UINT64_MAX);
+}
+
+Test(cmdline, events_malformed)
+{
+	struct el_cmdline c;
+	struct problems ps;
+	static const char *const bad[] = {
+		"el.events=", "el.events=3003c", "el.events=0x", "el.events=0x1,", "el.events=,0x1",
+		"el.events=0x1,,0x2", "el.events=0x1g", "el.events=0x10000000000000000",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int n = parse(bad[i], &c, &ps);
+
+		cr_assert_geq(n, 1, "'%s' accepted", bad[i]);
+		cr_assert_eq(ps.p[0].err, EL_CMDLINE_BAD_VALUE, "'%s'", bad[i]);
+		cr_assert_str_eq(ps.p[0].key, "el.events");
+		cr_assert_eq(c.nr_events, 0, "'%s': all or nothing", bad[i]);
+	}
+	cr_assert_eq(parse("el.events=0x1,0x2,0x3,0x4,0x5,0x6,0x7,0x8,0x9", &c, &ps), 1);
+	cr_assert_eq(ps.p[0].err, EL_CMDLINE_TOO_LONG, "more than EL_MAX_COUNTERS");
+	cr_assert_eq(c.nr_events, 0);
+	cr_assert_eq(parse("el.events", &c, &ps), 1);
+	cr_assert_eq(ps.p[0].err, EL_CMDLINE_MISSING_VALUE);
 }
 
 Test(cmdline, quoting)

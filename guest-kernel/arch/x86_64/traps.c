@@ -55,8 +55,19 @@ const char *trap_name(unsigned vector)
 	return "reserved";
 }
 
+/*
+ * An NMI has no source here but the VMM or a debugger (QEMU's `nmi`): as
+ * Linux does with an NMI of unknown reason, say so and go on.  It arrives
+ * on its IST stack through the paranoid entry, in any GS and CR3 state.
+ */
+static void nmi(struct trap_frame *tf)
+{
+	kprintf("NMI received (rip %lx, cs %lx): ignored\n", tf->rip, tf->cs);
+}
+
 /* Vectors with their own handler; the others are fatal unless a user trap or a fixup. */
 static void (*const trap_handlers[NR_EXCEPTIONS])(struct trap_frame *) = {
+	[2] = nmi,
 	[14] = page_fault,
 };
 

@@ -1,0 +1,53 @@
+/*
+ * Entry and exit variants (entry_config.h).
+ *   pti=on                    EF_PTI (LSTAR was chosen by syscall_init());
+ *   entry.irq_return=         trampoline: EF_IRET_TRAMPOLINE; direct: none
+ *                             (PTI IRETs from the entry stack regardless);
+ *   entry.ret=sysret          EF_SYSRET when the vDSO is mapped and has the
+ *                             trampoline, else `unavailable` and IRET.
+ */
+#include "arch/x86_64/entry_config.h"
+#include "arch/x86_64/exit_sysret.h"
+#include "arch/x86_64/percpu.h"
+#include "lib/kprintf.h"
+#include "mm/pti.h"
+
+static uint8_t effective[EL_CFG_COUNT];
+static bool ready;
+
+void entry_init(const struct el_cmdline *cl)
+{
+	uint64_t flags = pti.on ? EF_PTI : 0;
+
+	effective[EL_CFG_IRQ_RETURN] = cl->requested[EL_CFG_IRQ_RETURN];
+	if (effective[EL_CFG_IRQ_RETURN] == EL_IRQRET_TRAMPOLINE)
+		flags |= EF_IRET_TRAMPOLINE;
+	effective[EL_CFG_RET] = EL_RET_IRET;
+	if (cl->requested[EL_CFG_RET] == EL_RET_SYSRET) {
+		if (exit_sysret_init()) {
+			flags |= EF_SYSRET;
+			effective[EL_CFG_RET] = EL_RET_SYSRET;
+		} else {
+			effective[EL_CFG_RET] = EL_CONFIG_UNAVAILABLE;
+			kprintf("entry: entry.ret=sysret needs the vDSO's trampoline (vdso=on): "
+				"returns use IRET\n");
+		}
+	}
+	cpu0.entry_flags = flags;
+	/* TSS.RSP0 becomes the entry stack under PTI. */
+	percpu_set_kernel_stack(cpu0.top_of_stack);
+	ready = true;
+}
+
+uint8_t entry_config(unsigned item)
+{
+	if (!ready || (item != EL_CFG_RET && item != EL_CFG_IRQ_RETURN))
+		return EL_CONFIG_UNSET;
+	return effective[item];
+}
+
+void entry_print_stats(void)
+{
+	if (cpu0.entry_flags & EF_SYSRET)
+		exit_sysret_print_stats();
+}

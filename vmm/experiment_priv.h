@@ -1,0 +1,39 @@
+/*
+ * Inside the experiment loader: the problem reporter and the value checks
+ * (experiment_values.c) that experiment_check.c applies to each key.
+ */
+#ifndef EL_EXPERIMENT_PRIV_H
+#define EL_EXPERIMENT_PRIV_H
+
+#include "entrylab/abi.h"
+#include "experiment.h"
+
+struct check_ctx {
+	struct el_experiment *exp;
+	FILE *err;
+	int problems;
+	char *events_buf; /* the events, NUL-separated; events[] point into it */
+	const char *events[EL_MAX_COUNTERS];
+	size_t nevents;
+};
+
+/* "PATH:LINE: message" (line 0: "PATH: message") to c->err, counted. */
+__attribute__((format(printf, 3, 4)))
+void check_problem(struct check_ctx *c, int line, const char *fmt, ...);
+
+/* Each checks the value of key k at v (nothing when not given). */
+bool check_word(struct check_ctx *c, enum exp_key k, const struct exp_value *v);
+void check_cpu(struct check_ctx *c, const struct exp_value *v, uint64_t *requires);
+void check_append(struct check_ctx *c, const struct exp_value *v);
+void check_requires(struct check_ctx *c, const struct exp_value *v, uint64_t *bits);
+bool check_uint(struct check_ctx *c, enum exp_key k, const struct exp_value *v, uint64_t min,
+		uint64_t max, uint64_t *out);
+bool check_size(struct check_ctx *c, enum exp_key k, const struct exp_value *v, uint64_t *out);
+bool check_seconds(struct check_ctx *c, enum exp_key k, const struct exp_value *v, double *out);
+void check_events(struct check_ctx *c, struct exp_value *v);
+void check_metrics(struct check_ctx *c, const struct exp_value *v);
+/* Benchmark arguments: at most 62 words, and room for -n's argument. */
+void check_args(struct check_ctx *c, const char *bench, const char *args, int args_line,
+		int iterations_line);
+
+#endif

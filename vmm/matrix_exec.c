@@ -1,0 +1,243 @@
+/*
+ * Running the matrix: each boot in a child process that does exactly what
+ * `entrylab run` does for one repeat (run_prepare + run_once) and hands its
+ * record back through a pipe.  A VMM crash then costs one run, not the
+ * matrix; the parent tags each record with its experiment, variant and run,
+ * appends it at once (a matrix that dies keeps what completed) and files it
+ * in the report.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "matrix.h"
+#include "nested.h"
+#include "record.h"
+#include "run_once.h"
+#include "status.h"
+#include "summary.h"
+
+static bool write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* A record for a run that did not boot (skipped, or its process died). */
+static struct json_object *record_without_run(const struct matrix_variant *mv,
+					      const struct el_host_info *host,
+					      enum el_run_status status, const char *detail)
+{
+	struct el_run_result *res = calloc(1, sizeof(*res));
+	struct json_object *rec = NULL;
+	struct el_cli_run cli;
+
+	if (res && !cli_run_parse(mv->argc, (char **)mv->argv, &cli) && !run_prepare(&cli)) {
+		res->status = status;
+		snprintf(res->detail, sizeof(res->detail), "%s", detail);
+		rec = record_build(&cli, host, res);
+	}
+	free(res);
+	return rec;
+}
+
+static int child_run(const struct matrix *m, const struct matrix_variant *mv,
+		     const struct el_host_info *host, int fd)
+{
+	struct el_run_result res;
+	struct el_cli_run cli;
+	struct json_object *rec;
+	const char *text;
+	int code, out = m->o.verbose ? 2 : open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	/* The program's own stdout would break up the table: stderr with -v, else dropped. */
+	if (out >= 0)
+		dup2(out, 1);
+	if (cli_run_parse(mv->argc, (char **)mv->argv, &cli) || run_prepare(&cli))
+		return EL_EXIT_USAGE;
+	rec = run_once(&cli, host, &res);
+	code = record_exit_code(&res);
+	if (m->o.verbose)
+		summary_problem(stderr, &res);
+	text = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
+						   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!write_all(fd, text, strlen(text)))
+		code = EL_EXIT_VMM;
+	return code;
+}
+
+static char *read_all(int fd)
+{
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap), *nb;
+	ssize_t n;
+
+	while (buf && ((n = read(fd, buf + len, cap - len - 1)) > 0 || (n < 0 && errno == EINTR))) {
+		len += n > 0 ? (size_t)n : 0;
+		if (cap - len < 2) {
+			nb = realloc(buf, cap *= 2);
+			if (!nb)
+				free(buf);
+			buf = nb;
+		}
+	}
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+static struct json_object *run_one(const struct matrix *m, const struct matrix_variant *mv,
+				   const struct el_host_info *host, int *code)
+{
+	struct json_object *rec = NULL;
+	char detail[256], *text;
+	int p[2], st = 0;
+	pid_t pid;
+
+	*code = EL_EXIT_VMM;
+	fflush(NULL);
+	if (pipe2(p, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+		snprintf(detail, sizeof(detail), "could not start the run: %s", strerror(errno));
+		return record_without_run(mv, host, EL_RUN_VMM_ERROR, detail);
+	}
+	if (pid == 0) {
+		close(p[0]);
+		_exit(child_run(m, mv, host, p[1]));
+	}
+	close(p[1]);
+	text = read_all(p[0]);
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	rec = text && *text ? json_tokener_parse(text) : NULL;
+	free(text);
+	if (rec && WIFEXITED(st)) {
+		*code = WEXITSTATUS(st);
+		return rec;
+	}
+	json_object_put(rec);
+	if (WIFSIGNALED(st))
+		snprintf(detail, sizeof(detail), "the process running this boot died of signal %d "
+			 "(%s) before handing back a record; rerun the variant with -v",
+			 WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else
+		snprintf(detail, sizeof(detail), "the process running this boot exited with %d "
+			 "without a record (messages above)", WEXITSTATUS(st));
+	return record_without_run(mv, host, EL_RUN_VMM_ERROR, detail);
+}
+
+static void tag(struct json_object *rec, const struct matrix *m, const struct matrix_variant *mv,
+		unsigned run)
+{
+	const struct exp_variant *ev = &m->exp.variants[mv->index];
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(m->exp.name));
+	json_object_object_add(o, "variant", json_object_new_string(ev->name));
+	json_object_object_add(o, "run", run ? json_object_new_int((int)run) : NULL);
+	json_object_object_add(o, "runs", json_object_new_int((int)m->repeat));
+	json_object_object_add(o, "baseline",
+			       json_object_new_string(m->exp.variants[ev->baseline].name));
+	json_object_object_add(o, "seed", json_object_new_string(m->exp.seed));
+	json_object_object_add(o, "file", json_object_new_string(m->path));
+	if (!run)
+		json_object_object_add(o, "skipped", json_object_new_boolean(1));
+	json_object_object_add(rec, "experiment", o);
+}
+
+static void progress(unsigned k, unsigned total, const char *variant, unsigned run,
+		     unsigned repeat, struct json_object *rec)
+{
+	struct json_object *v, *vmm;
+	const char *status = "?", *detail = NULL;
+
+	if (json_object_object_get_ex(rec, "status", &v))
+		status = json_object_get_string(v);
+	if (json_object_object_get_ex(rec, "detail", &v))
+		detail = json_object_get_string(v);
+	fprintf(stderr, "entrylab matrix: [%u/%u] %s run %u/%u: %s", k, total, variant, run,
+		repeat, status);
+	if (json_object_object_get_ex(rec, "vmm", &vmm) &&
+	    json_object_object_get_ex(vmm, "wall_ms", &v))
+		fprintf(stderr, " (%.0f ms)", json_object_get_double(v));
+	fprintf(stderr, "%s%s\n", detail ? ": " : "", detail ? detail : "");
+}
+
+static int keep(struct json_object *rec, const char *output, struct report *r, int g)
+{
+	int rc = record_append(output, rec);
+
+	report_add(r, g, rec);
+	json_object_put(rec);
+	return rc;
+}
+
+int matrix_exec(struct matrix *m, const char *output, struct report *r)
+{
+	struct el_host_info host;
+	unsigned total = 0, k = 0, ran = 0;
+	int exit_code = 0;
+
+	host_info_collect(&host, nested_is_inner());
+	for (unsigned i = 0; i < m->nv; i++)
+		total += m->v[i].skip[0] ? 0 : m->repeat;
+	for (unsigned i = 0; i < m->nv; i++) {
+		const struct matrix_variant *mv = &m->v[i];
+		const struct exp_variant *ev = &m->exp.variants[mv->index];
+		int g = report_group(r, ev->name, ev->bench, ev->cpu, ev->append);
+		struct json_object *rec;
+
+		if (g < 0)
+			return EL_EXIT_VMM;
+		if (mv->skip[0]) {
+			char detail[sizeof(mv->skip) + 16];
+
+			fprintf(stderr, "entrylab matrix: %s: skipped: %s\n", ev->name, mv->skip);
+			snprintf(detail, sizeof(detail), "skipped: %s", mv->skip);
+			rec = record_without_run(mv, &host, EL_RUN_UNSUPPORTED, detail);
+			if (rec)
+				tag(rec, m, mv, 0);
+			if (!rec || keep(rec, output, r, g))
+				return EL_EXIT_VMM;
+			continue;
+		}
+		for (unsigned run = 1; run <= m->repeat; run++) {
+			int code;
+
+			rec = run_one(m, mv, &host, &code);
+			if (!rec)
+				return EL_EXIT_VMM;
+			tag(rec, m, mv, run);
+			progress(++k, total, ev->name, run, m->repeat, rec);
+			if (keep(rec, output, r, g)) {
+				fprintf(stderr, "entrylab matrix: stopping: records cannot be written\n");
+				return EL_EXIT_VMM;
+			}
+			ran++;
+			if (code && !exit_code)
+				exit_code = code;
+		}
+	}
+	/* Baselines by name: a variant left out by --only falls back in report_resolve_baselines. */
+	for (unsigned i = 0; i < m->nv; i++) {
+		const struct exp_variant *ev = &m->exp.variants[m->v[i].index];
+
+		r->g[i].baseline = report_find(r, m->exp.variants[ev->baseline].name);
+	}
+	r->base = report_find(r, m->exp.variants[m->exp.baseline].name);
+	report_resolve_baselines(r);
+	return !ran && m->nv ? EL_EXIT_UNSUPPORTED : exit_code;
+}

@@ -1,0 +1,177 @@
+/*
+ * Metric names and their evaluation on records (metric.h).  Built-in
+ * quantities come from a table; everything else names a counter.
+ */
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "metric.h"
+
+static const struct {
+	const char *name;
+	const char *label; /* in column titles */
+} bases[] = {
+	[MB_ITERATIONS] = {"iterations", "iter"},
+	[MB_TICKS] = {"ticks", "ticks"},
+	[MB_NS] = {"ns", "ns"},
+	[MB_S] = {"s", "s"},
+	[MB_SYSCALLS] = {"syscalls", "syscalls"},
+	[MB_PAGE_FAULTS] = {"page_faults", "page_faults"},
+	[MB_INTERRUPTS] = {"interrupts", "interrupts"},
+	[MB_EXITS] = {"exits", "exits"},
+};
+
+#define NBASES (sizeof(bases) / sizeof(bases[0]))
+
+static int term_parse(const char *s, size_t len, const char *const *events, size_t n,
+		      struct metric_term *t, char *err, size_t errlen)
+{
+	for (size_t b = 0; b < NBASES; b++)
+		if (strlen(bases[b].name) == len && !memcmp(bases[b].name, s, len)) {
+			t->base = (enum metric_base)b;
+			return 0;
+		}
+	if (len == 0 || len >= METRIC_NAME_MAX) {
+		snprintf(err, errlen, "metric '%.*s' is empty or too long; give one of iterations "
+			 "ticks ns s syscalls page_faults interrupts exits or an event", (int)len, s);
+		return -1;
+	}
+	if (events) {
+		size_t i;
+
+		for (i = 0; i < n && (strlen(events[i]) != len || memcmp(events[i], s, len)); i++)
+			;
+		if (i == n) {
+			snprintf(err, errlen, "'%.*s' is neither a built-in quantity (iterations "
+				 "ticks ns s syscalls page_faults interrupts exits) nor one of the "
+				 "events; fix the name or add it to events", (int)len, s);
+			return -1;
+		}
+	}
+	t->base = MB_COUNTER;
+	memcpy(t->counter, s, len);
+	t->counter[len] = '\0';
+	return 0;
+}
+
+static const char *term_label(const struct metric_term *t)
+{
+	return t->base == MB_COUNTER ? t->counter : bases[t->base].label;
+}
+
+int metric_parse(const char *text, const char *const *events, size_t n, struct metric *m,
+		 char *err, size_t errlen)
+{
+	const char *slash = strrchr(text, '/');
+	bool whole = false;
+
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; events && i < n; i++)
+		whole = whole || !strcmp(events[i], text);
+	if (whole || !slash) {
+		if (term_parse(text, strlen(text), events, n, &m->num, err, errlen))
+			return -1;
+		m->den.base = MB_ITERATIONS;
+	} else if (term_parse(text, (size_t)(slash - text), events, n, &m->num, err, errlen) ||
+		   term_parse(slash + 1, strlen(slash + 1), events, n, &m->den, err, errlen)) {
+		return -1;
+	}
+	snprintf(m->label, sizeof(m->label), "%s/%s", term_label(&m->num), term_label(&m->den));
+	return 0;
+}
+
+size_t metric_defaults(struct metric *out, size_t max)
+{
+	static const char *const names[] = {"ticks", "ns", "syscalls", "page_faults", "interrupts"};
+	char err[8];
+	size_t i;
+
+	for (i = 0; i < max && i < sizeof(names) / sizeof(names[0]); i++)
+		metric_parse(names[i], NULL, 0, &out[i], err, sizeof(err));
+	return i;
+}
+
+static bool num_at(struct json_object *rec, const char *obj, const char *key, double *out)
+{
+	struct json_object *o, *v;
+
+	if (!json_object_object_get_ex(rec, obj, &o) || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return false;
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_double))
+		return false;
+	*out = json_object_get_double(v);
+	return true;
+}
+
+static enum metric_status counter_eval(const char *name, struct json_object *rec, double *out)
+{
+	struct json_object *counters, *c, *st;
+	const char *status;
+
+	if (!json_object_object_get_ex(rec, "counters", &counters) ||
+	    !json_object_object_get_ex(counters, name, &c))
+		return MS_NOT_COUNTED;
+	status = json_object_object_get_ex(c, "status", &st) ? json_object_get_string(st) : "";
+	if (!status || strcmp(status, "counted"))
+		return status && !strcmp(status, "not-supported") ? MS_NOT_SUPPORTED
+								  : MS_NOT_COUNTED;
+	return num_at(counters, name, "value", out) ? MS_OK : MS_NOT_COUNTED;
+}
+
+static enum metric_status term_eval(const struct metric_term *t, struct json_object *rec,
+				    double *out)
+{
+	static const char *const region_keys[] = {
+		[MB_SYSCALLS] = "syscalls", [MB_PAGE_FAULTS] = "page_faults",
+		[MB_INTERRUPTS] = "interrupts", [MB_EXITS] = "exits",
+	};
+	double khz;
+
+	switch (t->base) {
+	case MB_COUNTER:
+		return counter_eval(t->counter, rec, out);
+	case MB_ITERATIONS:
+		return num_at(rec, "bench", "iterations", out) && *out > 0 ? MS_OK : MS_MISSING;
+	case MB_TICKS:
+		return num_at(rec, "region", "tsc_ticks", out) ? MS_OK : MS_MISSING;
+	case MB_NS:
+	case MB_S:
+		if (!num_at(rec, "region", "tsc_ticks", out) ||
+		    !num_at(rec, "region", "tsc_khz", &khz) || khz <= 0)
+			return MS_MISSING;
+		*out = *out * 1e6 / khz / (t->base == MB_S ? 1e9 : 1);
+		return MS_OK;
+	default:
+		return num_at(rec, "region", region_keys[t->base], out) ? MS_OK : MS_MISSING;
+	}
+}
+
+enum metric_status metric_eval(const struct metric *m, struct json_object *rec, double *out)
+{
+	enum metric_status s;
+	double num, den;
+
+	if ((s = term_eval(&m->num, rec, &num)) != MS_OK)
+		return s;
+	if ((s = term_eval(&m->den, rec, &den)) != MS_OK)
+		return s;
+	if (den == 0)
+		return MS_MISSING;
+	*out = num / den;
+	return MS_OK;
+}
+
+const char *metric_status_text(enum metric_status s)
+{
+	static const char *const text[] = {
+		[MS_OK] = NULL,
+		[MS_NOT_SUPPORTED] = "<not supported>",
+		[MS_NOT_COUNTED] = "<not counted>",
+		[MS_MISSING] = "-",
+	};
+
+	return text[s];
+}

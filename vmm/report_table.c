@@ -1,0 +1,143 @@
+/*
+ * The report as people read it: a legend of the groups (runs, cpu, append),
+ * then one block per metric with a row per group, in the shape of the
+ * seeds and of `perf stat -r`: mean, "( +- x.xx% )", change vs baseline.
+ * Uncounted values print as perf prints them, never as numbers.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+
+#define NAME_MIN 8
+#define NAME_MAX_W 32
+#define VALUE_W 16
+
+void report_format_value(double v, char *buf, size_t len)
+{
+	char digits[64], *dot;
+	size_t lead, i, o = 0;
+
+	if (v == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	if (!isfinite(v) || fabs(v) >= 1e15) {
+		snprintf(buf, len, "%.4g", v);
+		return;
+	}
+	snprintf(digits, sizeof(digits), "%.*f", fabs(v) >= 1 ? 2 : 4, v);
+	dot = strchr(digits, '.');
+	lead = (size_t)((dot ? dot : digits + strlen(digits)) - digits);
+	for (i = 0; digits[i] && o + 2 < len; i++) {
+		size_t left = lead - i; /* integer digits still to come, this one included */
+
+		buf[o++] = digits[i];
+		if (i < lead && left > 1 && (left - 1) % 3 == 0 && digits[i] != '-')
+			buf[o++] = ',';
+	}
+	buf[o] = '\0';
+}
+
+static int name_width(const struct report *r)
+{
+	size_t w = NAME_MIN;
+
+	for (unsigned i = 0; i < r->n; i++)
+		if (strlen(r->g[i].name) > w)
+			w = strlen(r->g[i].name);
+	/* Metric titles head the name column of their block. */
+	for (unsigned m = 0; m < r->nm; m++)
+		if (strlen(r->m[m].label) > w)
+			w = strlen(r->m[m].label);
+	return (int)(w > NAME_MAX_W ? NAME_MAX_W : w);
+}
+
+static void runs_text(const struct report_group *g, char *buf, size_t len)
+{
+	int o = 0;
+
+	buf[0] = '\0';
+	if (g->ok)
+		o += snprintf(buf + o, len - (size_t)o, "%u ok ", g->ok);
+	if (g->failed)
+		o += snprintf(buf + o, len - (size_t)o, "%u failed ", g->failed);
+	if (g->skipped)
+		o += snprintf(buf + o, len - (size_t)o, "skipped ");
+	if (!o)
+		snprintf(buf, len, "no runs");
+	else
+		buf[o - 1] = '\0';
+}
+
+static void print_legend(FILE *f, const struct report *r, int w)
+{
+	char runs[64];
+
+	fprintf(f, "\n  %-*s  %-16s %-18s %s\n", w, "variant", "runs", "cpu", "append");
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct report_group *g = &r->g[i];
+
+		runs_text(g, runs, sizeof(runs));
+		fprintf(f, "  %-*s  %-16s %-18s %s\n", w, g->name, runs, g->cpu, g->append);
+		if (g->reason[0])
+			fprintf(f, "  %-*s    %s: %s\n", w, "", g->ok ? "also" : g->failed ? "failed"
+								  : "skipped", g->reason);
+	}
+}
+
+static void print_row(FILE *f, const struct report *r, unsigned gi, unsigned mi, int w)
+{
+	const struct report_group *g = &r->g[gi];
+	struct report_cell c;
+	char val[48];
+
+	report_cell(r, gi, mi, &c);
+	fprintf(f, "  %-*s ", w, g->name);
+	if (c.runs == 0) {
+		fprintf(f, "%*s\n", VALUE_W, g->skipped && !g->failed ? "<skipped>" : "<failed>");
+		return;
+	}
+	if (c.status != MS_OK) {
+		fprintf(f, "%*s\n", VALUE_W, metric_status_text(c.status));
+		return;
+	}
+	report_format_value(c.mean, val, sizeof(val));
+	fprintf(f, "%*s", VALUE_W, val);
+	if (isnan(c.rse))
+		fprintf(f, "  %13s", "");
+	else
+		fprintf(f, "  ( +- %5.2f%% )", c.rse);
+	if ((int)gi == g->baseline)
+		fprintf(f, "   %9s", "baseline");
+	else if (!isnan(c.delta))
+		fprintf(f, "   %+8.2f%%", c.delta);
+	else
+		fprintf(f, "   %9s", "");
+	if (g->baseline != r->base && g->baseline >= 0 && (int)gi != g->baseline)
+		fprintf(f, " vs %s", r->g[g->baseline].name);
+	if (c.n < c.runs)
+		fprintf(f, "  (counted in %u of %u runs)", c.n, c.runs);
+	fputc('\n', f);
+}
+
+void report_print_table(FILE *f, const struct report *r)
+{
+	int w = name_width(r);
+
+	if (r->host[0])
+		fprintf(f, "  host: %s\n", r->host);
+	if (r->nested)
+		fprintf(f, "  note: runs in the nested runner (QEMU TCG): timings are not meaningful "
+			   "there, compare path lengths with `entrylab trace`\n");
+	print_legend(f, r, w);
+	for (unsigned m = 0; m < r->nm; m++) {
+		fprintf(f, "\n  %-*s %*s  %13s   %9s\n", w, r->m[m].label, VALUE_W, "mean",
+			"+- rel.stderr", "delta");
+		for (unsigned g = 0; g < r->n; g++)
+			print_row(f, r, g, m, w);
+	}
+	if (r->n)
+		fprintf(f, "\n  baseline: %s; +- is the relative standard error of the mean (as perf "
+			   "stat -r)\n", r->g[r->base].name);
+}
