@@ -36,8 +36,12 @@ static struct json_object *parse_line(const char *line, size_t len, char *why, s
 
 	if (!o || json_tokener_get_error(tok) != json_tokener_success ||
 	    (size_t)json_tokener_get_parse_end(tok) != len) {
+		enum json_tokener_error e =
+			tok ? json_tokener_get_error(tok) : json_tokener_error_depth;
+
 		snprintf(why, wlen, "not a JSON object on one line (%s)",
-			 tok ? json_tokener_error_desc(json_tokener_get_error(tok)) : "no memory");
+			 e == json_tokener_continue ? "it ends inside the object: a torn line?"
+			 : json_tokener_error_desc(e));
 		json_object_put(o);
 		o = NULL;
 	} else if (!json_object_is_type(o, json_type_object) || !jstring(o, "status", NULL)) {
@@ -88,7 +92,8 @@ static int load_file(const char *path, struct json_object *all, unsigned *bad)
 /* Group label: the variant, or the bench with its non-default cpu and append. */
 static void group_label(struct json_object *rec, bool one_exp, char *buf, size_t len)
 {
-	const char *exp = jstring(rec, "experiment", "name"), *var = jstring(rec, "experiment", "variant");
+	const char *exp = jstring(rec, "experiment", "name"),
+		   *var = jstring(rec, "experiment", "variant");
 	const char *bench = jstring(rec, "bench", "name"), *cpu = jstring(rec, "request", "cpu");
 	const char *append = jstring(rec, "request", "append");
 
@@ -123,7 +128,8 @@ static void build_groups(struct report *r, struct json_object *all, const struct
 		g = report_find(r, label);
 		if (g < 0)
 			g = report_group(r, label, jstring(rec, "bench", "name"),
-					 jstring(rec, "request", "cpu"), jstring(rec, "request", "append"));
+					 jstring(rec, "request", "cpu"),
+					 jstring(rec, "request", "append"));
 		if (g >= 0)
 			report_add(r, g, rec);
 	}
@@ -138,7 +144,8 @@ static void build_groups(struct report *r, struct json_object *all, const struct
 		if (!base || g < 0 || r->g[g].baseline >= 0)
 			continue;
 		if (!one_exp)
-			snprintf(label, sizeof(label), "%s/%s", jstring(rec, "experiment", "name"), base);
+			snprintf(label, sizeof(label), "%s/%s", jstring(rec, "experiment", "name"),
+				 base);
 		else
 			snprintf(label, sizeof(label), "%s", base);
 		b = report_find(r, label);
@@ -213,20 +220,22 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 			fprintf(opt == 'h' ? stdout : stderr,
 				"usage: entrylab compare [--json | -x SEP] [--baseline NAME|N] "
 				"[--metrics LIST] FILE...\n"
-				"  groups records by experiment variant, else by bench, cpu and append;\n"
-				"  metrics: ns, ticks, syscalls, page_faults, interrupts, exits, events,\n"
-				"  per iteration, or A/B ratios such as ns/page_faults\n");
+				"  groups by experiment variant, else by bench, cpu, append;\n"
+				"  metrics: ns ticks syscalls page_faults interrupts exits EVENT\n"
+				"  per iteration, or ratios A/B such as ns/page_faults\n");
 			if (opt == 'h')
 				exit(0);
 			return EL_EXIT_USAGE;
 		}
 	}
 	if (optind == argc) {
-		fprintf(stderr, "entrylab compare: give one or more record files (results/*.jsonl)\n");
+		fprintf(stderr, "entrylab compare: give one or more record files "
+				"(results/*.jsonl)\n");
 		return EL_EXIT_USAGE;
 	}
 	if (o->json && o->csv_sep) {
-		fprintf(stderr, "entrylab compare: --json and -x both given; choose one output format\n");
+		fprintf(stderr, "entrylab compare: --json and -x both given; choose one output "
+				"format\n");
 		return EL_EXIT_USAGE;
 	}
 	return 0;
@@ -250,7 +259,8 @@ int cmd_compare(int argc, char **argv)
 	if (!r.n) {
 		fprintf(stderr, "entrylab compare: no records in the file(s) given\n");
 		rc = EL_EXIT_USAGE;
-	} else if (!(rc = choose_baseline(&r, o.baseline)) && !(rc = choose_metrics(&r, o.metrics))) {
+	} else if (!(rc = choose_baseline(&r, o.baseline)) &&
+		   !(rc = choose_metrics(&r, o.metrics))) {
 		report_resolve_baselines(&r);
 		if (o.json) {
 			report_print_json(stdout, &r);

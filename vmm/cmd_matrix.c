@@ -39,10 +39,10 @@ static void matrix_usage(FILE *f)
 	fprintf(f,
 		"usage: entrylab matrix EXPERIMENT [OPTIONS]\n"
 		"  EXPERIMENT            a file, or a name from `entrylab list experiments`\n"
-		"  -r, --repeat N        runs per variant (a fresh VM each), instead of the file's\n"
+		"  -r, --repeat N        runs per variant (a fresh VM each; default: the file's)\n"
 		"  -n, --iterations N    iterations of the measured loop, for every variant\n"
-		"      --args ARGS       benchmark arguments for every variant, e.g. --args '1G 100'\n"
-		"  -o, --output FILE     append records here (default results/EXPERIMENT-TIME.jsonl)\n"
+		"      --args ARGS       benchmark arguments, every variant (e.g. '1G 100')\n"
+		"  -o, --output FILE     append records here (default results/EXPERIMENT-*.jsonl)\n"
 		"  -x SEP                the report as CSV with separator SEP\n"
 		"      --json            the report as JSON lines\n"
 		"      --only V1,V2      run only these variants\n"
@@ -154,7 +154,8 @@ static void print_report(const struct matrix *m, struct report *r, const char *o
 			for (unsigned k = 0; k < r->nm; k++)
 				have = have || !strcmp(r->m[k].num.counter, tok);
 			if (!have)
-				report_metric(r, tok, (const char *const[]){tok}, 1, err, sizeof(err));
+				report_metric(r, tok, (const char *const[]){tok}, 1, err,
+					      sizeof(err));
 		}
 	}
 	if (m->o.json) {
@@ -186,10 +187,12 @@ int cmd_matrix(int argc, char **argv)
 	if (!m)
 		return EL_EXIT_VMM;
 	if ((rc = parse_options(argc, argv, &m->o)) ||
-	    (rc = experiment_resolve(m->o.experiment, m->path, sizeof(m->path)) ? EL_EXIT_USAGE : 0))
+	    (rc = experiment_resolve(m->o.experiment, m->path, sizeof(m->path)) ? EL_EXIT_USAGE
+										: 0))
 		goto out;
 	if (experiment_load(m->path, &m->exp, stderr)) {
-		fprintf(stderr, "entrylab matrix: %s has problems (above); nothing was run\n", m->path);
+		fprintf(stderr, "entrylab matrix: %s has problems (above); nothing was run\n",
+			m->path);
 		rc = EL_EXIT_USAGE;
 		goto out;
 	}
@@ -214,16 +217,16 @@ int cmd_matrix(int argc, char **argv)
 		const char *files[] = {m->path, NULL};
 
 		if (m->o.nested == EL_NESTED_FORBID) {
-			fprintf(stderr, "entrylab matrix: /dev/kvm is not usable here and --no-nested "
-					"forbids the nested runner; drop --no-nested or run on a host "
-					"with KVM\n");
+			fprintf(stderr, "entrylab matrix: /dev/kvm is not usable here and "
+					"--no-nested forbids the nested runner; drop --no-nested "
+					"or run on a host with KVM\n");
 			rc = EL_EXIT_UNSUPPORTED;
 			goto out;
 		}
 		nested_deadline(m);
-		/* The resolved path: the VM has the file there, whatever ENTRYLAB_EXPERIMENTS says. */
+		/* The resolved path: the VM has the file there, whatever the environment. */
 		argv[m->o.experiment_arg] = m->path;
-		/* The whole matrix is one command in one VM: its report comes back as its stdout. */
+		/* The whole matrix is one command in one VM; its report comes back on stdout. */
 		rc = nested_run(argc + 1, argv - 1, output, files);
 		goto out;
 	}

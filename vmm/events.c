@@ -16,27 +16,29 @@
 #include "events_priv.h"
 #include "host_info.h"
 
+static const char intel[] = "GenuineIntel", amd[] = "AuthenticAMD", hygon[] = "HygonGenuine";
+
 /* CPU models with model-specific rows (family, first and last model). */
-static const struct {
+static const struct ev_model {
 	enum ev_uarch ua;
 	const char *vendor;
 	unsigned family, model_lo, model_hi;
 } uarch_models[] = {
 	/* Skylake, Kaby/Coffee/Comet Lake, Ice Lake, Tiger Lake, Rocket Lake */
-	{UA_INTEL_SKL, "GenuineIntel", 6, 0x4e, 0x4e}, {UA_INTEL_SKL, "GenuineIntel", 6, 0x5e, 0x5e},
-	{UA_INTEL_SKL, "GenuineIntel", 6, 0x55, 0x55}, {UA_INTEL_SKL, "GenuineIntel", 6, 0x8e, 0x8e},
-	{UA_INTEL_SKL, "GenuineIntel", 6, 0x9e, 0x9e}, {UA_INTEL_SKL, "GenuineIntel", 6, 0xa5, 0xa6},
-	{UA_INTEL_SKL, "GenuineIntel", 6, 0x7d, 0x7e}, {UA_INTEL_SKL, "GenuineIntel", 6, 0x6a, 0x6a},
-	{UA_INTEL_SKL, "GenuineIntel", 6, 0x6c, 0x6c}, {UA_INTEL_SKL, "GenuineIntel", 6, 0x8c, 0x8d},
-	{UA_INTEL_SKL, "GenuineIntel", 6, 0xa7, 0xa7},
+	{UA_INTEL_SKL, intel, 6, 0x4e, 0x4e}, {UA_INTEL_SKL, intel, 6, 0x5e, 0x5e},
+	{UA_INTEL_SKL, intel, 6, 0x55, 0x55}, {UA_INTEL_SKL, intel, 6, 0x8e, 0x8e},
+	{UA_INTEL_SKL, intel, 6, 0x9e, 0x9e}, {UA_INTEL_SKL, intel, 6, 0xa5, 0xa6},
+	{UA_INTEL_SKL, intel, 6, 0x7d, 0x7e}, {UA_INTEL_SKL, intel, 6, 0x6a, 0x6a},
+	{UA_INTEL_SKL, intel, 6, 0x6c, 0x6c}, {UA_INTEL_SKL, intel, 6, 0x8c, 0x8d},
+	{UA_INTEL_SKL, intel, 6, 0xa7, 0xa7},
 	/* Sapphire Rapids, Emerald Rapids (Golden Cove / Raptor Cove cores) */
-	{UA_INTEL_GLC, "GenuineIntel", 6, 0x8f, 0x8f}, {UA_INTEL_GLC, "GenuineIntel", 6, 0xcf, 0xcf},
+	{UA_INTEL_GLC, intel, 6, 0x8f, 0x8f}, {UA_INTEL_GLC, intel, 6, 0xcf, 0xcf},
 	/* Zen 4 (family 19h models 10h-1fh, 60h-afh) and Zen 5 (family 1ah) */
-	{UA_ZEN4, "AuthenticAMD", 0x19, 0x10, 0x1f}, {UA_ZEN4, "AuthenticAMD", 0x19, 0x60, 0xaf},
-	{UA_ZEN4, "AuthenticAMD", 0x1a, 0x00, 0xff},
+	{UA_ZEN4, amd, 0x19, 0x10, 0x1f}, {UA_ZEN4, amd, 0x19, 0x60, 0xaf},
+	{UA_ZEN4, amd, 0x1a, 0x00, 0xff},
 	/* Zen 1-5; Hygon's family 18h is Zen 1 */
-	{UA_ZEN, "AuthenticAMD", 0x17, 0x00, 0xff}, {UA_ZEN, "HygonGenuine", 0x18, 0x00, 0xff},
-	{UA_ZEN, "AuthenticAMD", 0x19, 0x00, 0xff}, {UA_ZEN, "AuthenticAMD", 0x1a, 0x00, 0xff},
+	{UA_ZEN, amd, 0x17, 0x00, 0xff}, {UA_ZEN, hygon, 0x18, 0x00, 0xff},
+	{UA_ZEN, amd, 0x19, 0x00, 0xff}, {UA_ZEN, amd, 0x1a, 0x00, 0xff},
 };
 
 const struct ev_uarch_desc ev_uarchs[UA_COUNT] = {
@@ -78,15 +80,16 @@ unsigned ev_uarchs_of(const struct el_event_cpu *cpu, enum ev_uarch *out)
 	if (!cpu || !cpu->vendor)
 		return 0;
 	for (size_t i = 0; i < sizeof(uarch_models) / sizeof(uarch_models[0]); i++) {
-		if (strcmp(cpu->vendor, uarch_models[i].vendor) ||
-		    cpu->family != uarch_models[i].family || cpu->model < uarch_models[i].model_lo ||
-		    cpu->model > uarch_models[i].model_hi)
+		const struct ev_model *m = &uarch_models[i];
+
+		if (strcmp(cpu->vendor, m->vendor) || cpu->family != m->family ||
+		    cpu->model < m->model_lo || cpu->model > m->model_hi)
 			continue;
 		if (n < EV_MAX_UARCHS)
-			out[n++] = uarch_models[i].ua;
+			out[n++] = m->ua;
 	}
 	/* Every Intel CPU with a PMU has the architectural events (0AH EBX says which). */
-	if (!strcmp(cpu->vendor, "GenuineIntel") && n < EV_MAX_UARCHS)
+	if (!strcmp(cpu->vendor, intel) && n < EV_MAX_UARCHS)
 		out[n++] = UA_INTEL;
 	return n;
 }

@@ -44,9 +44,9 @@ static int parse_mods(const char *tok, const char *mods, uint64_t *priv, char *e
 		else if (*m == 'k')
 			*priv |= EL_EVSEL_OS;
 		else
-			return ERR("-e: '%s': modifier '%c' is not supported; entrylab counts in the "
-				   "guest only, so use :u (user), :k (kernel) or none (both)",
-				   tok, *m);
+			return ERR("-e: '%s': modifier '%c' is not supported; entrylab "
+				   "counts in the guest only, so use :u (user), :k (kernel) or "
+				   "none (both)", tok, *m);
 	}
 	return 0;
 }
@@ -65,10 +65,10 @@ static int parse_raw(const char *tok, const char *hex, size_t len, uint64_t *raw
 		v = v << 4 | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
 	}
 	if (v & ~RAW_ALLOWED)
-		return ERR("-e: '%s' sets bits 0x%" PRIx64 " that entrylab owns (USR/OS come from "
-			   ":u/:k; enable, interrupt, AnyThread and Host/Guest-only are never "
-			   "yours); keep to event, umask, edge, inv, cmask and AMD's event bits 35:32",
-			   tok, (uint64_t)(v & ~RAW_ALLOWED));
+		return ERR("-e: '%s' sets bits 0x%" PRIx64 " that entrylab owns (USR/OS come "
+			   "from :u/:k; enable, interrupt, AnyThread and Host/Guest-only are "
+			   "never yours); keep to event, umask, edge, inv, cmask and AMD's event "
+			   "bits 35:32", tok, (uint64_t)(v & ~RAW_ALLOWED));
 	if (!(v & (EL_EVSEL_EVENT | EL_EVSEL_UMASK | EL_EVSEL_EVENT_HI)))
 		return ERR("-e: '%s' selects event 0 with umask 0, which counts nothing; give "
 			   "umask << 8 | event, e.g. r00c0", tok);
@@ -112,8 +112,8 @@ int events_parse(const char *list, struct el_event_list *out, char *err, size_t 
 				   "long (`entrylab list events`)", (int)len, p,
 				   EL_EVENT_NAME_MAX - 1);
 		if (out->n == EL_MAX_COUNTERS)
-			return ERR("-e '%s': more than %u events; the guest has at most %u counters "
-				   "a run: drop some, or measure them in another run",
+			return ERR("-e '%s': more than %u events; the guest has at most %u "
+				   "counters a run: drop some, or measure them in another run",
 				   list, EL_MAX_COUNTERS, EL_MAX_COUNTERS);
 		memcpy(tok, p, len);
 		tok[len] = '\0';
@@ -125,7 +125,8 @@ int events_parse(const char *list, struct el_event_list *out, char *err, size_t 
 		out->n++;
 		p += len + (end ? 1 : 0);
 		if (end && !*p)
-			return ERR("-e '%s' ends with a comma; drop it or name another event", list);
+			return ERR("-e '%s' ends with a comma; drop it or name another event",
+				   list);
 	}
 	return 0;
 }

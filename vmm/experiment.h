@@ -105,7 +105,7 @@ const char *experiment_dir(void);
  * EXPERIMENT.  Returns 0, or -1 after printing what was tried and the fix.
  */
 int experiment_resolve(const char *what, char *path, size_t len);
-/* The *.ini files of experiment_dir(), sorted; returns how many (free with experiment_list_free). */
+/* The .ini files of experiment_dir(), sorted; returns how many (experiment_list_free). */
 int experiment_list_files(char ***paths);
 void experiment_list_free(char **paths, int n);
 

@@ -62,7 +62,8 @@ static void resolve_variant(struct check_ctx *c, struct exp_variant *v,
 		v->iterations = d->iterations;
 		iter_line = ekv[EK_ITERATIONS].line;
 	}
-	if (v->bench && bench_ok(c, kv[EK_BENCH].text ? &kv[EK_BENCH] : &ekv[EK_BENCH]))
+	/* The experiment's own bench was checked (and reported) once already. */
+	if (kv[EK_BENCH].text ? bench_ok(c, &kv[EK_BENCH]) : v->bench && bench_find(v->bench))
 		check_args(c, v->bench, v->args, args->line ? args->line : v->line, iter_line);
 
 	v->requires = d->requires;
@@ -110,7 +111,8 @@ static void resolve_baselines(struct check_ctx *c)
 		v->baseline = e->baseline;
 		if (v->bench && base_bench && strcmp(v->bench, base_bench))
 			for (unsigned k = 0; k < e->nvariants; k++)
-				if (e->variants[k].bench && !strcmp(e->variants[k].bench, v->bench)) {
+				if (e->variants[k].bench &&
+				    !strcmp(e->variants[k].bench, v->bench)) {
 					v->baseline = (int)k;
 					break;
 				}
@@ -125,7 +127,8 @@ int experiment_check(struct el_experiment *e, FILE *err)
 	uint64_t repeat = DEFAULT_REPEAT;
 
 	if (!e->line)
-		check_problem(&c, 0, "no [experiment] section; begin the file with [experiment] and "
+		check_problem(&c, 0,
+			      "no [experiment] section; begin the file with [experiment] and "
 			      "name = NAME (harness/experiments/README.md)");
 	else if (!kv[EK_NAME].text)
 		check_problem(&c, e->line, "[experiment] has no name; add name = NAME");
@@ -147,7 +150,8 @@ int experiment_check(struct el_experiment *e, FILE *err)
 	check_metrics(&c, &kv[EK_METRICS]);
 
 	if (e->nvariants == 0)
-		check_problem(&c, e->line, "no [variant NAME] sections; add at least one (a variant "
+		check_problem(&c, e->line,
+			      "no [variant NAME] sections; add at least one (a variant "
 			      "with no keys runs the [experiment] settings as they are)");
 	for (unsigned i = 0; i < e->nvariants; i++)
 		resolve_variant(&c, &e->variants[i], &d);

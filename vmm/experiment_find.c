@@ -110,8 +110,10 @@ int experiment_resolve(const char *what, char *path, size_t len)
 		if (is_file(path) || find_by_name(what, path, len))
 			return 0;
 	}
-	fprintf(stderr, "entrylab: no experiment '%s': no such file%s%s%s; `entrylab list "
-		"experiments` names the shipped ones (set ENTRYLAB_EXPERIMENTS to look elsewhere)\n",
+	fprintf(stderr,
+		"entrylab: no experiment '%s': no such file%s%s%s; `entrylab list "
+		"experiments` names the shipped ones (set ENTRYLAB_EXPERIMENTS to look "
+		"elsewhere)\n",
 		what, strchr(what, '/') ? "" : ", and no experiment of that name in ",
 		strchr(what, '/') ? "" : dir, "");
 	return -1;

@@ -99,7 +99,8 @@ static void section_begin(struct parse_ctx *c, const char *s)
 
 	c->kind = SEC_BAD;
 	if (!end) {
-		problem(c, c->line, "section header without ']'; write [experiment] or [variant NAME]");
+		problem(c, c->line,
+			"section header without ']'; write [experiment] or [variant NAME]");
 		return;
 	}
 	len = (size_t)(end - s);
@@ -124,16 +125,20 @@ static void section_begin(struct parse_ctx *c, const char *s)
 		while (len && isblank((unsigned char)name[len - 1]))
 			len--;
 		if (!name_ok(name, len)) {
-			problem(c, c->line, "variant name '%.*s' is not a word of at most %d letters, "
-				"digits and ._-+; rename it", (int)len, name, EXP_NAME_MAX - 1);
+			problem(c, c->line,
+				"variant name '%.*s' is not a word of at most %d letters, "
+				"digits and ._-+; rename it",
+				(int)len, name, EXP_NAME_MAX - 1);
 			return;
 		}
 		for (unsigned i = 0; i < c->exp->nvariants; i++) {
 			v = &c->exp->variants[i];
 			dup = strlen(v->name) == len && !memcmp(v->name, name, len);
 			if (dup) {
-				problem(c, c->line, "variant '%s' is defined twice (first at line %d); "
-					"rename one", v->name, v->line);
+				problem(c, c->line,
+					"variant '%s' is defined twice (first at line %d); "
+					"rename one",
+					v->name, v->line);
 				return;
 			}
 		}

@@ -85,8 +85,10 @@ void check_requires(struct check_ctx *c, const struct exp_value *v, uint64_t *bi
 		int f = cpuid_feature_lookup(s, len);
 
 		if (f < 0)
-			check_problem(c, v->line, "requires: '%.*s' is no CPU feature entrylab knows; "
-				      "`entrylab list features` names them", (int)len, s);
+			check_problem(c, v->line,
+				      "requires: '%.*s' is no CPU feature entrylab knows; "
+				      "`entrylab list features` names them",
+				      (int)len, s);
 		else
 			*bits |= 1ull << f;
 		s += len;
@@ -147,8 +149,10 @@ void check_events(struct check_ctx *c, struct exp_value *v)
 	for (tok = c->events_buf ? strtok_r(c->events_buf, ",", &save) : NULL; tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (c->nevents == EL_MAX_COUNTERS) {
-			check_problem(c, v->line, "events: more than %u; the guest counts at most %u "
-				      "at once, drop some", EL_MAX_COUNTERS, EL_MAX_COUNTERS);
+			check_problem(c, v->line,
+				      "events: more than %u; the guest counts at most %u "
+				      "at once, drop some",
+				      EL_MAX_COUNTERS, EL_MAX_COUNTERS);
 			break;
 		}
 		c->events[c->nevents++] = tok;
@@ -172,8 +176,10 @@ void check_metrics(struct check_ctx *c, const struct exp_value *v)
 		if (metric_parse(tok, c->events, c->nevents, &m, err, sizeof(err))) {
 			check_problem(c, v->line, "metrics: %s", err);
 		} else if (e->nmetrics == EXP_MAX_METRICS || strlen(tok) >= EXP_METRIC_MAX) {
-			check_problem(c, v->line, "metrics: more than %d, or '%s' is too long; keep "
-				      "fewer", EXP_MAX_METRICS, tok);
+			check_problem(c, v->line,
+				      "metrics: more than %d, or '%s' is too long; keep "
+				      "fewer",
+				      EXP_MAX_METRICS, tok);
 			break;
 		} else {
 			strcpy(e->metrics[e->nmetrics++], tok);

@@ -223,7 +223,8 @@ int matrix_exec(struct matrix *m, const char *output, struct report *r)
 			tag(rec, m, mv, run);
 			progress(++k, total, ev->name, run, m->repeat, rec);
 			if (keep(rec, output, r, g)) {
-				fprintf(stderr, "entrylab matrix: stopping: records cannot be written\n");
+				fprintf(stderr, "entrylab matrix: stopping: records cannot be "
+						"written\n");
 				return EL_EXIT_VMM;
 			}
 			ran++;
@@ -231,7 +232,7 @@ int matrix_exec(struct matrix *m, const char *output, struct report *r)
 				exit_code = code;
 		}
 	}
-	/* Baselines by name: a variant left out by --only falls back in report_resolve_baselines. */
+	/* Baselines by name: one left out by --only falls back in report_resolve_baselines. */
 	for (unsigned i = 0; i < m->nv; i++) {
 		const struct exp_variant *ev = &m->exp.variants[m->v[i].index];
 

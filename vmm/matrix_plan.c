@@ -37,8 +37,10 @@ static int select_variants(struct matrix *m)
 			int i = experiment_variant(&m->exp, tok);
 
 			if (i < 0) {
-				fprintf(stderr, "entrylab matrix: --only: %s has no variant '%s'; its "
-						"variants are:", m->path, tok);
+				fprintf(stderr,
+					"entrylab matrix: --only: %s has no variant '%s'; its "
+					"variants are:",
+					m->path, tok);
 				for (unsigned k = 0; k < m->exp.nvariants; k++)
 					fprintf(stderr, " %s", m->exp.variants[k].name);
 				fputc('\n', stderr);
@@ -81,7 +83,8 @@ static void build_argv(struct matrix *m, struct matrix_variant *mv)
 	}
 	if (e->mem_bytes) {
 		if (e->mem_bytes % (1ull << 20))
-			snprintf(mv->num[1], sizeof(mv->num[1]), "%llu", (unsigned long long)e->mem_bytes);
+			snprintf(mv->num[1], sizeof(mv->num[1]), "%llu",
+				 (unsigned long long)e->mem_bytes);
 		else
 			snprintf(mv->num[1], sizeof(mv->num[1]), "%lluM",
 				 (unsigned long long)(e->mem_bytes >> 20));
@@ -221,8 +224,8 @@ void matrix_print_plan(FILE *f, const struct matrix *m, bool checked, const char
 		}
 	}
 	if (unchecked)
-		fprintf(f, "Required CPU features are checked when the matrix runs (/dev/kvm is not "
-			   "usable here: in the nested runner's VM).\n");
+		fprintf(f, "Required CPU features are checked when the matrix runs (/dev/kvm is "
+			   "not usable here: in the nested runner's VM).\n");
 }
 
 void matrix_free(struct matrix *m)

@@ -34,8 +34,10 @@ static int term_parse(const char *s, size_t len, const char *const *events, size
 			return 0;
 		}
 	if (len == 0 || len >= METRIC_NAME_MAX) {
-		snprintf(err, errlen, "metric '%.*s' is empty or too long; give one of iterations "
-			 "ticks ns s syscalls page_faults interrupts exits or an event", (int)len, s);
+		snprintf(err, errlen,
+			 "metric '%.*s' is empty or too long; give one of iterations "
+			 "ticks ns s syscalls page_faults interrupts exits or an event",
+			 (int)len, s);
 		return -1;
 	}
 	if (events) {
@@ -70,6 +72,11 @@ int metric_parse(const char *text, const char *const *events, size_t n, struct m
 	memset(m, 0, sizeof(*m));
 	for (size_t i = 0; events && i < n; i++)
 		whole = whole || !strcmp(events[i], text);
+	if (!whole && slash && (slash == text || !slash[1])) {
+		snprintf(err, errlen, "metric '%s': a ratio needs a quantity on both sides of '/', "
+			 "e.g. ns/page_faults", text);
+		return -1;
+	}
 	if (whole || !slash) {
 		if (term_parse(text, strlen(text), events, n, &m->num, err, errlen))
 			return -1;
@@ -110,6 +117,7 @@ static enum metric_status counter_eval(const char *name, struct json_object *rec
 {
 	struct json_object *counters, *c, *st;
 	const char *status;
+	double markers;
 
 	if (!json_object_object_get_ex(rec, "counters", &counters) ||
 	    !json_object_object_get_ex(counters, name, &c))
@@ -118,7 +126,12 @@ static enum metric_status counter_eval(const char *name, struct json_object *rec
 	if (!status || strcmp(status, "counted"))
 		return status && !strcmp(status, "not-supported") ? MS_NOT_SUPPORTED
 								  : MS_NOT_COUNTED;
-	return num_at(counters, name, "value", out) ? MS_OK : MS_NOT_COUNTED;
+	if (!num_at(counters, name, "value", out))
+		return MS_NOT_COUNTED;
+	/* The region markers' own cost, as the record's per_iter leaves it out. */
+	if (num_at(counters, name, "markers", &markers))
+		*out -= markers;
+	return MS_OK;
 }
 
 static enum metric_status term_eval(const struct metric_term *t, struct json_object *rec,

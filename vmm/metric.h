@@ -2,7 +2,8 @@
  * Report columns ("metrics"): a quantity of one run, per iteration by
  * default, or a ratio of two: "ns" is ns per iteration, "ns/page_faults" ns
  * per page fault, "iterations/s" a rate, "cycles:k" a counter per iteration.
- * Quantities come from a record: bench.iterations, region.*, counters.*.
+ * Quantities come from a record: bench.iterations, region.*, counters.* (value
+ * less markers, as the record's per_iter).
  */
 #ifndef EL_METRIC_H
 #define EL_METRIC_H

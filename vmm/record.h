@@ -29,6 +29,7 @@ struct json_object *record_build(const struct el_cli_run *cli, const struct el_h
  */
 struct el_counter_result {
 	const char *name; /* as given to -e */
+	uint64_t config;  /* the event select asked of the guest; EL_EVENT_NONE: no encoding */
 	enum el_counter_status status;
 	bool have_value, have_markers, have_per_iter;
 	uint64_t value, markers;

@@ -4,6 +4,7 @@
  * reported as counted carries a number; a report whose counter does not
  * answer the event we asked (wrong count or config) is not believed.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "record.h"
@@ -41,6 +42,7 @@ void record_counter(const struct el_cli_run *cli, const struct el_run_result *re
 
 	memset(out, 0, sizeof(*out));
 	out->name = cli->ev.ev[i].name;
+	out->config = cli->spec.events[i];
 	out->status = EL_COUNTER_NOT_COUNTED;
 	if (cli->spec.events[i] == EL_EVENT_NONE) {
 		out->status = EL_COUNTER_NOT_SUPPORTED; /* no encoding for this CPU model */
@@ -68,26 +70,36 @@ void record_counter(const struct el_cli_run *cli, const struct el_run_result *re
 	out->per_iter = (double)(c->value - base) / (double)iters;
 }
 
+static struct json_object *count_or_null(bool have, uint64_t v)
+{
+	return have ? json_object_new_int64((int64_t)v) : NULL;
+}
+
 struct json_object *record_counters_json(const struct el_cli_run *cli,
 					 const struct el_run_result *res)
 {
 	struct json_object *o = json_object_new_object();
+	char hex[24];
 	struct el_counter_result cr;
 
 	for (unsigned i = 0; i < cli->ev.n; i++) {
 		struct json_object *e = json_object_new_object();
+		const char *status;
 
 		record_counter(cli, res, i, &cr);
-		json_object_object_add(e, "value", cr.have_value
-							   ? json_object_new_int64((int64_t)cr.value)
-							   : NULL);
-		json_object_object_add(e, "per_iter",
-				       cr.have_per_iter ? json_object_new_double(cr.per_iter) : NULL);
-		json_object_object_add(e, "status",
-				       json_object_new_string(record_counter_status_name(cr.status)));
-		json_object_object_add(e, "markers", cr.have_markers
-							     ? json_object_new_int64((int64_t)cr.markers)
-							     : NULL);
+		status = record_counter_status_name(cr.status);
+		json_object_object_add(e, "value", count_or_null(cr.have_value, cr.value));
+		json_object_object_add(e, "per_iter", cr.have_per_iter
+							      ? json_object_new_double(cr.per_iter)
+							      : NULL);
+		json_object_object_add(e, "status", json_object_new_string(status));
+		json_object_object_add(e, "markers", count_or_null(cr.have_markers, cr.markers));
+		if (cr.config != EL_EVENT_NONE) {
+			snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)cr.config);
+			json_object_object_add(e, "config", json_object_new_string(hex));
+		} else {
+			json_object_object_add(e, "config", NULL); /* no encoding for this model */
+		}
 		json_object_object_add(o, cr.name, e);
 	}
 	return o;

@@ -108,7 +108,8 @@ void report_add(struct report *r, int gi, struct json_object *rec)
 		if (detail && !strncmp(detail, "skipped: ", 9))
 			detail += 9;
 		if (!g->skipped++ && !g->reason[0])
-			snprintf(g->reason, sizeof(g->reason), "%s", detail ? detail : "unsupported");
+			snprintf(g->reason, sizeof(g->reason), "%s",
+				 detail ? detail : "unsupported");
 		return;
 	}
 	if (!status || strcmp(status, "ok")) {
@@ -201,8 +202,8 @@ static void cell_stats(const struct report *r, unsigned gi, unsigned mi, struct 
 	c->runs = (unsigned)json_object_array_length(g->runs);
 	for (unsigned k = 0; k < c->runs; k++) {
 		double v;
-		enum metric_status st = metric_eval(&r->m[mi], json_object_array_get_idx(g->runs, k),
-						    &v);
+		enum metric_status st =
+			metric_eval(&r->m[mi], json_object_array_get_idx(g->runs, k), &v);
 
 		if (st == MS_OK)
 			stats_add(&s, v);

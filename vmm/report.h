@@ -77,7 +77,7 @@ void report_cell(const struct report *r, unsigned g, unsigned m, struct report_c
 void report_print_table(FILE *f, const struct report *r);
 void report_print_csv(FILE *f, const struct report *r, const char *sep);
 void report_print_json(FILE *f, const struct report *r);
-/* 1234567.891 -> "1,234,567.89" (4 decimals below 1). */
-void report_format_value(double v, char *buf, size_t len);
+/* 1234567.891 -> "1,234,567.89"; decimals < 0: 2, or 4 below 1. */
+void report_format_value(double v, int decimals, char *buf, size_t len);
 
 #endif

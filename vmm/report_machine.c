@@ -52,7 +52,8 @@ void report_print_csv(FILE *f, const struct report *r, const char *sep)
 			if (!isnan(c.delta))
 				fprintf(f, "%+.2f%%", c.delta);
 			fprintf(f, "%s%u%s%u%s%u%s%s\n", sep, grp->ok, sep, grp->failed, sep,
-				grp->skipped, sep, grp->baseline >= 0 ? r->g[grp->baseline].name : "");
+				grp->skipped, sep,
+				grp->baseline >= 0 ? r->g[grp->baseline].name : "");
 		}
 }
 
@@ -81,18 +82,23 @@ void report_print_json(FILE *f, const struct report *r)
 			json_object_object_add(o, "values", json_object_new_int((int)c.n));
 			runs = json_object_new_object();
 			json_object_object_add(runs, "ok", json_object_new_int((int)grp->ok));
-			json_object_object_add(runs, "failed", json_object_new_int((int)grp->failed));
-			json_object_object_add(runs, "skipped", json_object_new_int((int)grp->skipped));
+			json_object_object_add(runs, "failed",
+					       json_object_new_int((int)grp->failed));
+			json_object_object_add(runs, "skipped",
+					       json_object_new_int((int)grp->skipped));
 			json_object_object_add(o, "runs", runs);
 			json_object_object_add(o, "baseline", grp->baseline >= 0
 				? json_object_new_string(r->g[grp->baseline].name) : NULL);
 			if (grp->reason[0])
-				json_object_object_add(o, "reason", json_object_new_string(grp->reason));
+				json_object_object_add(o, "reason",
+						       json_object_new_string(grp->reason));
 			json_object_object_add(o, "bench", json_object_new_string(grp->bench));
 			json_object_object_add(o, "cpu", json_object_new_string(grp->cpu));
 			json_object_object_add(o, "append", json_object_new_string(grp->append));
-			fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-									  JSON_C_TO_STRING_NOSLASHESCAPE));
+			fprintf(f, "%s\n",
+				json_object_to_json_string_ext(
+					o,
+					JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 			json_object_put(o);
 		}
 }

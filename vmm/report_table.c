@@ -13,12 +13,12 @@
 #define NAME_MAX_W 32
 #define VALUE_W 16
 
-void report_format_value(double v, char *buf, size_t len)
+void report_format_value(double v, int decimals, char *buf, size_t len)
 {
 	char digits[64], *dot;
 	size_t lead, i, o = 0;
 
-	if (v == 0) {
+	if (v == 0 && decimals < 0) {
 		snprintf(buf, len, "0");
 		return;
 	}
@@ -26,7 +26,9 @@ void report_format_value(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.4g", v);
 		return;
 	}
-	snprintf(digits, sizeof(digits), "%.*f", fabs(v) >= 1 ? 2 : 4, v);
+	if (decimals < 0)
+		decimals = fabs(v) >= 1 ? 2 : 4;
+	snprintf(digits, sizeof(digits), "%.*f", decimals, v);
 	dot = strchr(digits, '.');
 	lead = (size_t)((dot ? dot : digits + strlen(digits)) - digits);
 	for (i = 0; digits[i] && o + 2 < len; i++) {
@@ -81,12 +83,26 @@ static void print_legend(FILE *f, const struct report *r, int w)
 		runs_text(g, runs, sizeof(runs));
 		fprintf(f, "  %-*s  %-16s %-18s %s\n", w, g->name, runs, g->cpu, g->append);
 		if (g->reason[0])
-			fprintf(f, "  %-*s    %s: %s\n", w, "", g->ok ? "also" : g->failed ? "failed"
-								  : "skipped", g->reason);
+			fprintf(f, "  %-*s    %s: %s\n", w, "", g->failed ? "failed" : "skipped",
+				g->reason);
 	}
 }
 
-static void print_row(FILE *f, const struct report *r, unsigned gi, unsigned mi, int w)
+/* One number of decimals per block, so that a column lines up: 4 when every mean is below 1. */
+static int block_decimals(const struct report *r, unsigned m)
+{
+	for (unsigned g = 0; g < r->n; g++) {
+		struct report_cell c;
+
+		report_cell(r, g, m, &c);
+		if (c.status == MS_OK && c.runs && fabs(c.mean) >= 1)
+			return 2;
+	}
+	return 4;
+}
+
+static void print_row(FILE *f, const struct report *r, unsigned gi, unsigned mi, int w,
+		      int decimals)
 {
 	const struct report_group *g = &r->g[gi];
 	struct report_cell c;
@@ -102,7 +118,7 @@ static void print_row(FILE *f, const struct report *r, unsigned gi, unsigned mi,
 		fprintf(f, "%*s\n", VALUE_W, metric_status_text(c.status));
 		return;
 	}
-	report_format_value(c.mean, val, sizeof(val));
+	report_format_value(c.mean, decimals, val, sizeof(val));
 	fprintf(f, "%*s", VALUE_W, val);
 	if (isnan(c.rse))
 		fprintf(f, "  %13s", "");
@@ -114,7 +130,7 @@ static void print_row(FILE *f, const struct report *r, unsigned gi, unsigned mi,
 		fprintf(f, "   %+8.2f%%", c.delta);
 	else
 		fprintf(f, "   %9s", "");
-	if (g->baseline != r->base && g->baseline >= 0 && (int)gi != g->baseline)
+	if (g->baseline != r->base && g->baseline >= 0 && (int)gi != g->baseline && !isnan(c.delta))
 		fprintf(f, " vs %s", r->g[g->baseline].name);
 	if (c.n < c.runs)
 		fprintf(f, "  (counted in %u of %u runs)", c.n, c.runs);
@@ -128,16 +144,18 @@ void report_print_table(FILE *f, const struct report *r)
 	if (r->host[0])
 		fprintf(f, "  host: %s\n", r->host);
 	if (r->nested)
-		fprintf(f, "  note: runs in the nested runner (QEMU TCG): timings are not meaningful "
-			   "there, compare path lengths with `entrylab trace`\n");
+		fprintf(f, "  note: runs in the nested runner (QEMU TCG): timings are not "
+			   "meaningful there, compare path lengths with `entrylab trace`\n");
 	print_legend(f, r, w);
 	for (unsigned m = 0; m < r->nm; m++) {
 		fprintf(f, "\n  %-*s %*s  %13s   %9s\n", w, r->m[m].label, VALUE_W, "mean",
 			"+- rel.stderr", "delta");
 		for (unsigned g = 0; g < r->n; g++)
-			print_row(f, r, g, m, w);
+			print_row(f, r, g, m, w, block_decimals(r, m));
 	}
 	if (r->n)
-		fprintf(f, "\n  baseline: %s; +- is the relative standard error of the mean (as perf "
-			   "stat -r)\n", r->g[r->base].name);
+		fprintf(f,
+			"\n  baseline: %s; +- is the relative standard error of the mean (as perf "
+			"stat -r)\n",
+			r->g[r->base].name);
 }

@@ -4,6 +4,7 @@
  * in its place, never a number the guest did not count.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "record.h"
 #include "summary.h"
@@ -38,12 +39,17 @@ void summary_counters_print(FILE *f, const struct el_cli_run *cli,
 		return;
 	fprintf(f, "  counters (per iteration: the markers' cost taken off)\n");
 	for (unsigned i = 0; i < cli->ev.n; i++) {
+		int pad;
+
 		record_counter(cli, res, i, &cr);
 		if (cr.have_value)
 			grouped(num, sizeof(num), cr.value);
-		fprintf(f, "  %18s      %-20s", cr.have_value ? num : placeholder[cr.status], cr.name);
+		else
+			snprintf(num, sizeof(num), "%s", placeholder[cr.status]);
+		fprintf(f, "  %18s      %s", num, cr.name);
+		pad = 20 - (int)strlen(cr.name);
 		if (cr.have_per_iter)
-			fprintf(f, " # %12.2f per iteration", cr.per_iter);
+			fprintf(f, "%*s # %12.2f per iteration", pad > 0 ? pad : 0, "", cr.per_iter);
 		if (cr.have_markers)
 			fprintf(f, "   (markers %llu)", (unsigned long long)cr.markers);
 		fprintf(f, "\n");

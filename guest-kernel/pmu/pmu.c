@@ -177,34 +177,35 @@ static void markers_measure(void)
 			markers[k].value = 0;
 }
 
-static const char *slot_text(const struct pmu_slot *s, char *buf)
+static void print_slot(unsigned k)
 {
-	static const char *const state[] = {"not supported", "no free counter", "gp", "fixed"};
+	static const char *const state[] = {"not supported", "no free counter", "GP counter",
+					    "fixed counter"};
+	const struct pmu_slot *s = &plan.slot[k];
 
-	if (!pmu_slot_counts(s))
-		return state[s->state];
-	buf[0] = state[s->state][0];
-	buf[1] = (char)('0' + s->index);
-	buf[2] = '\0';
-	return buf;
+	kprintf("pmu: event 0x%lx: %s", s->cfg, state[s->state]);
+	if (pmu_slot_counts(s))
+		kprintf(" %u", s->index);
+	if (markers[k].status == EL_COUNTER_COUNTED)
+		kprintf(", markers %lu", markers[k].value);
+	kprintf("\n");
 }
 
 static void print_plan(void)
 {
 	const struct el_pmu_info *info = &caps.info;
-	char buf[4];
 
-	kprintf("pmu: %s (version %u), %u GP counters of %u bits (usable 0x%x), %u fixed "
-		"(usable 0x%x)\n",
-		el_pmu_kind_names[info->kind], info->version, info->nr_gp, info->gp_width,
-		info->gp_usable, info->nr_fixed, info->fixed_usable);
-	for (unsigned k = 0; k < plan.nr; k++) {
-		kprintf("pmu: event 0x%lx on %s", plan.slot[k].cfg, slot_text(&plan.slot[k], buf));
-		if (markers[k].status == EL_COUNTER_COUNTED)
-			kprintf(", markers %lu\n", markers[k].value);
-		else
-			kprintf("\n");
-	}
+	if (info->kind == EL_PMU_NONE && (info->nr_gp || info->nr_fixed))
+		kprintf("pmu: none: %u GP and %u fixed counters enumerated, none keeps a written "
+			"value (a #GP, or writes ignored as by KVM without a vPMU)\n",
+			info->nr_gp, info->nr_fixed);
+	else
+		kprintf("pmu: %s (version %u), %u GP counters of %u bits (usable 0x%x), %u "
+			"fixed (usable 0x%x)\n",
+			el_pmu_kind_names[info->kind], info->version, info->nr_gp, info->gp_width,
+			info->gp_usable, info->nr_fixed, info->fixed_usable);
+	for (unsigned k = 0; k < plan.nr; k++)
+		print_slot(k);
 }
 
 void pmu_init(const struct el_cmdline *cmdline)

@@ -103,7 +103,8 @@ static void assign(const struct pmu_caps *caps, struct pmu_plan *plan)
 		}
 		gp_taken |= 1u << c;
 		*s = (struct pmu_slot){s->cfg, PMU_SLOT_GP, (uint8_t)c,
-				       pmu_gp_ctr(caps, (unsigned)c), width_mask(caps->info.gp_width)};
+				       pmu_gp_ctr(caps, (unsigned)c),
+				       width_mask(caps->info.gp_width)};
 	}
 }
 

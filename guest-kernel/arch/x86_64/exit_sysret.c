@@ -7,12 +7,14 @@
  *              instruction, not after the interrupted one;
  *   IF set     user mode always runs with IF=1 here (there is no iopl): a
  *              clear IF is a frame we do not understand;
- *   RF         SYSRET cannot restore it (RFLAGS = R11 & 0x3c7fd7 | 2).  The
- *              CPU sets it in the frame of every fault, so requiring it clear
- *              would rule out page faults; RF only suppresses an instruction
- *              breakpoint on the resumed instruction, and this kernel never
- *              arms one (DR7 is never written, there is no ptrace), so it is
- *              dropped without a trace;
+ *   RF         SYSRET cannot restore it (RFLAGS = R11 & 0x3c7fd7 | 2).  CPUs
+ *              push RF=1 for every fault-class exception (KVM's event
+ *              injection does the same; QEMU TCG does not), so requiring it
+ *              clear would rule out page faults on hardware.  RF only
+ *              suppresses an instruction breakpoint on the resumed
+ *              instruction, and this kernel never arms one (DR7 is never
+ *              written, there is no ptrace): it is dropped without a trace,
+ *              and counted (exit_sysret_print_stats);
  *   RIP        below TASK_SIZE_MAX (so canonical): the trampoline's RET must
  *              fault, if at all, where IRET would have;
  *   RSP        8-byte aligned (CR0.AM is clear, but the pops should not depend
@@ -22,7 +24,10 @@
  *              a fault falls back to IRET with nothing but the scratch below
  *              the red zone touched, which the ABI gives no guarantee for.
  * RCX, R11 and RIP come back through the stack; RSP through RET's immediate;
- * every other register and flag SYSRET and the trampoline leave alone.
+ * every other register and flag SYSRET and the trampoline leave alone.  The
+ * price (Lutomirski's own caveat about his 2014 patch): user code that keeps
+ * data more than 128 bytes below RSP, which the ABI allows nobody but which
+ * only signal delivery would break otherwise, sees it overwritten.
  * AMD keeps SS's hidden attributes across SYSRET (Linux's
  * X86_BUG_SYSRET_SS_ATTRS): after an interrupt from user mode SS holds the
  * null selector, so SS is reloaded with KERNEL_DS first there, or 32-bit

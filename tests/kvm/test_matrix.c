@@ -1,0 +1,143 @@
+/*
+ * `entrylab matrix` end to end on a tiny experiment (tests/kvm/matrix-tiny.ini:
+ * 2 variants x 2 runs, plus one that needs PCID): the report, the records
+ * with their experiment tags, the skip of a variant the host cannot run, and
+ * `entrylab compare` printing the same table from the records.  In the
+ * nested runner the whole matrix is one VM session.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+#define TINY EL_SOURCE_DIR "/tests/kvm/matrix-tiny.ini"
+
+/* Lines of `path` as records, in order (caller puts the array). */
+static struct json_object *records(const char *path)
+{
+	struct json_object *all = json_object_new_array();
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+
+	cr_assert(f, "no records file %s", path);
+	while (getline(&line, &cap, f) > 0) {
+		struct json_object *o = json_tokener_parse(line);
+
+		cr_assert(o, "a record line is not JSON: %s", line);
+		json_object_array_add(all, o);
+	}
+	free(line);
+	fclose(f);
+	return all;
+}
+
+/* The report from its "host:" line on: what matrix and compare must agree on. */
+static const char *table_part(const char *out)
+{
+	const char *t = strstr(out, "  host:");
+
+	cr_assert(t, "no report in:\n%s", out);
+	return t;
+}
+
+Test(matrix, tiny_experiment_end_to_end, .timeout = 600)
+{
+	const char *out = tmp_output("tiny.jsonl");
+	struct json_object *all;
+	struct el_proc p, c;
+	int ok = 0, skipped = 0, runs[2][3] = {{0}};
+	size_t n;
+
+	entrylab(&p, "matrix", TINY, "-o", out, NULL);
+	cr_assert_eq(p.status, 0, "matrix exit %d\n%s%s", p.status, p.out, p.err);
+	cr_expect(strstr(p.out, "entrylab matrix tiny: 2 run(s) per variant"), "%s", p.out);
+	cr_expect(strstr(p.out, "ns/iter"), "%s", p.out);
+	cr_expect(strstr(p.out, "syscalls/iter"), "%s", p.out);
+	cr_expect(strstr(p.out, "cycles:k/iter"), "%s", p.out);
+	cr_expect(strstr(p.out, "( +- "), "perf's relative stderr: %s", p.out);
+	cr_expect(strstr(p.out, "baseline"), "%s", p.out);
+	cr_expect(strstr(p.out, "  pti-on "), "%s", p.out);
+	if (nested_mode())
+		cr_expect(strstr(p.out, "timings are not meaningful"), "%s", p.out);
+
+	all = records(out);
+	n = json_object_array_length(all);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(all, i);
+		const char *variant = jstr(r, "experiment.variant");
+		struct json_object *run = jget(r, "experiment.run");
+
+		cr_expect_str_eq(jstr(r, "experiment.name"), "tiny");
+		cr_assert(variant);
+		if (!strcmp(jstr(r, "status"), "unsupported")) {
+			cr_expect_str_eq(variant, "pcid");
+			cr_expect(json_object_get_boolean(jget(r, "experiment.skipped")));
+			cr_expect(strstr(jstr(r, "detail"), "skipped: ") &&
+				  strstr(jstr(r, "detail"), "pcid"), "%s", jstr(r, "detail"));
+			skipped++;
+			continue;
+		}
+		cr_expect_str_eq(jstr(r, "status"), "ok", "%s", jstr(r, "detail"));
+		cr_expect_eq(json_object_get_int(jget(r, "bench.iterations")), 300);
+		cr_assert(run);
+		cr_expect_eq(json_object_get_int(jget(r, "experiment.runs")), 2);
+		if (!strcmp(variant, "pti-off") || !strcmp(variant, "pti-on"))
+			runs[!strcmp(variant, "pti-on")][json_object_get_int(run)]++;
+		ok++;
+	}
+	cr_expect_eq(runs[0][1] + runs[0][2] + runs[1][1] + runs[1][2], 4,
+		     "runs 1 and 2 of both variants");
+	cr_expect(runs[0][1] == 1 && runs[0][2] == 1 && runs[1][1] == 1 && runs[1][2] == 1);
+	/* pcid: skipped with its reason, or (on a host with PCID) run twice */
+	cr_expect(skipped == 1 ? ok == 4 : ok == 6, "ok %d skipped %d", ok, skipped);
+	if (skipped) {
+		cr_expect(strstr(p.out, "<skipped>"), "%s", p.out);
+		cr_expect(strstr(p.err, "pcid: skipped: "), "%s", p.err);
+	}
+	/* the syscalls column: one getpid per iteration */
+	cr_expect(strstr(p.out, "1.00  ( +-  0.00% )"), "%s", p.out);
+
+	entrylab(&c, "compare", "--metrics", "ns,syscalls,cycles:k", out, NULL);
+	cr_assert_eq(c.status, 0, "%s", c.err);
+	cr_expect_str_eq(table_part(c.out), table_part(p.out), "compare differs from the matrix");
+	json_object_put(all);
+	proc_free(&c);
+	proc_free(&p);
+}
+
+Test(matrix, dry_run_and_bad_file_boot_nothing)
+{
+	char out[256], bad[256];
+	struct el_proc p;
+	FILE *f;
+
+	/* tmp_output() returns one static buffer */
+	snprintf(out, sizeof(out), "%s", tmp_output("dry.jsonl"));
+	snprintf(bad, sizeof(bad), "%s", tmp_output("bad.ini"));
+
+	entrylab(&p, "matrix", TINY, "--dry-run", "-r", "3", "-o", out, NULL);
+	cr_expect_eq(p.status, 0, "%s", p.err);
+	cr_expect(strstr(p.out, "x entrylab run -c host -a pti=off -e cycles:k -n 300 getpid"),
+		  "%s", p.out);
+	cr_expect(strstr(p.out, "requires pcid"), "%s", p.out);
+	cr_expect_eq(record_count(out), 0);
+	proc_free(&p);
+
+	f = fopen(bad, "w");
+	cr_assert(f);
+	fputs("[experiment]\nname = bad\nbench = getpid\nappend = pti=maybe\n[variant a]\n", f);
+	fclose(f);
+	entrylab(&p, "matrix", bad, "-o", out, NULL);
+	cr_expect_eq(p.status, 120);
+	cr_expect(strstr(p.err, ":4: append = pti=maybe"), "%s", p.err);
+	cr_expect_eq(record_count(out), 0);
+	proc_free(&p);
+
+	entrylab(&p, "matrix", TINY, "--only", "pti-of", NULL);
+	cr_expect_eq(p.status, 120);
+	cr_expect(strstr(p.err, "no variant 'pti-of'"), "%s", p.err);
+	proc_free(&p);
+}
