@@ -50,7 +50,8 @@ struct cpu_setup_state cpu_state;
 
 static bool rule_allows(const struct cpu_state_rule *r, const struct el_cmdline *cl)
 {
-	return cpu_has(r->cap) && (r->knob_item == NO_KNOB || cl->requested[r->knob_item] != EL_OFF) &&
+	return cpu_has(r->cap) &&
+	       (r->knob_item == NO_KNOB || cl->requested[r->knob_item] != EL_OFF) &&
 	       (r->needs_item == NO_KNOB || cl->requested[r->needs_item] == EL_ON);
 }
 

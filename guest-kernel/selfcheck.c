@@ -173,8 +173,8 @@ static enum sc_outcome check_pti_user_map(void)
 			    r.first_bad_pte);
 	for (i = 0; i < 2 && i < n; i++)
 		if (areas[i].mapped != areas[i].end - areas[i].start)
-			return FAIL("the user PGD maps %lu of the %lu bytes at %016lx", areas[i].mapped,
-				    areas[i].end - areas[i].start, areas[i].start);
+			return FAIL("the user PGD maps %lu of the %lu bytes at %016lx",
+				    areas[i].mapped, areas[i].end - areas[i].start, areas[i].start);
 	return n >= 2 ? SC_PASS : FAIL("no entry area");
 }
 

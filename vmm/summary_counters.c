@@ -49,7 +49,8 @@ void summary_counters_print(FILE *f, const struct el_cli_run *cli,
 		fprintf(f, "  %18s      %s", num, cr.name);
 		pad = 20 - (int)strlen(cr.name);
 		if (cr.have_per_iter)
-			fprintf(f, "%*s # %12.2f per iteration", pad > 0 ? pad : 0, "", cr.per_iter);
+			fprintf(f, "%*s # %12.2f per iteration", pad > 0 ? pad : 0, "",
+				cr.per_iter);
 		if (cr.have_markers)
 			fprintf(f, "   (markers %llu)", (unsigned long long)cr.markers);
 		fprintf(f, "\n");

@@ -111,8 +111,9 @@ static void template_mirror_user_pages(void)
 				continue;
 			pdpt = template_table(user_template, i);
 			if (pdpt[j] & PTE_P) {
-				kprintf("pti: user-accessible kernel mapping at slot %u/%u shares a "
-					"table with the entry area: not mapped for user mode\n", i, j);
+				kprintf("pti: user-accessible kernel mapping at slot %u/%u "
+					"shares a table with the entry area: not mapped for "
+					"user mode\n", i, j);
 				continue;
 			}
 			pdpt[j] = kpdpt[j];
@@ -189,6 +190,7 @@ unsigned pti_allowed_areas(struct pti_area *areas, unsigned max)
 	areas[n++] = (struct pti_area){(uint64_t)__entry_bss_start, (uint64_t)__entry_bss_end,
 				       image_to_phys(__entry_bss_start)};
 	if (vsyscall_pa != ~0ull)
-		areas[n++] = (struct pti_area){VSYSCALL_ADDR, VSYSCALL_ADDR + PAGE_SIZE, vsyscall_pa};
+		areas[n++] = (struct pti_area){VSYSCALL_ADDR, VSYSCALL_ADDR + PAGE_SIZE,
+					       vsyscall_pa};
 	return n;
 }

@@ -29,7 +29,7 @@ void tlb_init(const struct el_cmdline *cl)
 		vec = invpcid_safe(INVPCID_ADDR, 0, 0);
 		invpcid = !vec;
 		if (vec)
-			kprintf("tlb: CPUID offers INVPCID but it raised vector %d: not used\n", vec);
+			kprintf("tlb: CPUID offers INVPCID but it raised vector %d: unused\n", vec);
 	}
 	pcid_cpu_init(&cpu0.pcid, pti.on, pcid, invpcid);
 	cpu0.cr3_noflush = pcid ? CR3_NOFLUSH : 0;

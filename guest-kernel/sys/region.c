@@ -5,10 +5,13 @@
  * the PMU's enabling write is the very last thing.  END mirrors it: the
  * PMU's disabling write first, then the TSC, then the counts, the counter
  * readings and the hypercall.  So the PMU counts a subset of the TSC's
- * window; what it counts besides the program's loop (the rest of this
- * syscall's return, the next one's entry) is the markers' cost, which
- * pmu_init() measures at boot.  The region counters (percpu.h) increment on
- * every entry; END's own SYSCALL entry is taken off the syscall count.
+ * window (which, with events requested, includes the enabling and disabling
+ * WRMSRs, each an exit to KVM); what the PMU counts besides the program's
+ * loop (the rest of this syscall's return, the next one's entry) is the
+ * markers' cost, whose in-kernel part pmu_init() measures at boot.  With no
+ * event requested the PMU hooks touch no MSR.  The region counters
+ * (percpu.h) increment on every entry; END's own SYSCALL entry is taken off
+ * the syscall count.
  */
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/percpu.h"

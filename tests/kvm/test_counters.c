@@ -45,8 +45,7 @@ Test(counters, every_requested_event_reported_honestly)
 
 	cr_assert(counters, "no counters object");
 	cr_assert(pmu, "no host.pmu");
-	json_object_object_foreach(counters, name, c)
-	{
+	json_object_object_foreach(counters, name, c) {
 		const char *status = jstr(c, "status");
 
 		cr_assert_lt(i, 2, "more counters than requested: %s", name);
@@ -57,7 +56,7 @@ Test(counters, every_requested_event_reported_honestly)
 			  "%s: status %s", name, status);
 		if (strcmp(status, "counted")) {
 			cr_expect(is_null(c, "value"), "%s is %s but has a value", name, status);
-			cr_expect(is_null(c, "per_iter"), "%s is %s but has per_iter", name, status);
+			cr_expect(is_null(c, "per_iter"), "%s is %s, has per_iter", name, status);
 		}
 		if (!strcmp(pmu, "none")) {
 			cr_expect_str_eq(status, "not-supported", "%s: host.pmu is none", name);

@@ -47,8 +47,9 @@ Test(pti, pcid_and_invpcid_where_the_host_has_them)
 		 "--exec", GUEST_BIN "regcheck", "-n", "50", NULL);
 	if (p.status == 121) {
 		proc_free(&p);
-		cr_skip_test("this host's vCPU offers no PCID/INVPCID (QEMU TCG and the nested runner "
-			     "never do): PCID paths are covered by the unit tests (test_pcid.c)");
+		cr_skip_test("this host's vCPU offers no PCID/INVPCID (QEMU TCG and the nested "
+			     "runner never do): PCID paths are covered by the unit tests "
+			     "(test_pcid.c)");
 	}
 	cr_expect_eq(p.status, 0, "regcheck with PCID: exit %d\n%s%s", p.status, p.out, p.err);
 	rec = last_record(out);
@@ -76,7 +77,7 @@ Test(pti, pcid_off_without_pti)
 					   "nopti.jsonl", &status);
 
 	cr_expect_str_eq(jstr(rec, "guest.config.pcid"), "off", "PCIDs serve PTI only");
-	cr_expect_str_eq(jstr(rec, "guest.config.global"), "all", "no PTI: every kernel page global");
+	cr_expect_str_eq(jstr(rec, "guest.config.global"), "all", "no PTI: all pages global");
 	json_object_put(rec);
 }
 

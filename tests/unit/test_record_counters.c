@@ -62,8 +62,7 @@ Test(record_counters, honest_values_in_request_order)
 	const char *want[] = {"cycles", "instructions:k", "branches"};
 	unsigned i = 0;
 
-	json_object_object_foreach(o, name, v)
-	{
+	json_object_object_foreach(o, name, v) {
 		(void)v;
 		cr_assert_lt(i, 3);
 		cr_expect_str_eq(name, want[i++]);

@@ -136,7 +136,7 @@ Test(vdso_sym, trampoline_restores_rcx_r11_rip_rsp)
 	uint64_t off = vdso_sym_find(img, size, VSYSRET_SYMBOL);
 	struct tramp_out o;
 
-	_Static_assert(VSYSRET_REDZONE == 128 && VSYSRET_FRAME == 24, "the asm above assumes these");
+	_Static_assert(VSYSRET_REDZONE == 128 && VSYSRET_FRAME == 24, "the asm above uses these");
 	_Static_assert(sizeof(o.redzone) == 128, "red zone words");
 	cr_assert(off);
 	cr_assert_eq(mprotect(img, (size + 4095) & ~4095ul, PROT_READ | PROT_EXEC), 0);

@@ -46,7 +46,7 @@ struct percpu {
 	uint64_t entry_flags;    /* EF_* */
 	uint64_t scratch;        /* one register across the PTI exception entry */
 	uint64_t entry_stack_top; /* TSS.RSP0 under PTI; the IRET trampoline's stack */
-	uint64_t cr3_noflush;    /* CR3_NOFLUSH with PCID, else 0: the paranoid exit's CR3 restore */
+	uint64_t cr3_noflush;    /* CR3_NOFLUSH with PCID, else 0 (the paranoid exit) */
 	struct pcid_cpu pcid __aligned(64); /* CR3 values the entry and exit load */
 };
 _Static_assert(offsetof(struct percpu, self) == PERCPU_SELF, "percpu.self");
