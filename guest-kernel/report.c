@@ -15,6 +15,7 @@
 #include "mm/paging.h"
 #include "pmu/pmu.h"
 #include "report.h"
+#include "time/time.h"
 
 static struct el_report boot_report __aligned(64);
 
@@ -88,11 +89,11 @@ void report_print_boot(void)
 	cpu_print_efer(r->efer);
 	kprintf("\n");
 	print_config();
-	kprintf("  paging     direct map: RAM below 0x%lx%s; %u table pages; G bits %s; NX %s\n",
+	kprintf("  paging     direct map: RAM below 0x%lx%s; %u table pages; NX %s "
+		"(global mappings: guest.config.global)\n",
 		kpaging.direct_map_end, kpaging.direct_map_cut ? " (cut)" : "",
-		kpaging.table_pages, kpaging.global ? "on" : "off", kpaging.nx ? "on" : "off");
-	if (kernel_cmdline.tsc_khz)
-		kprintf("  tsc        %lu kHz (from the command line)\n", kernel_cmdline.tsc_khz);
+		kpaging.table_pages, kpaging.nx ? "on" : "off");
+	kprintf("  tsc        %lu kHz (the clock in use)\n", time_tsc_khz());
 	kprintf("  selfcheck  run 0x%x failed 0x%x\n", r->selfcheck_run, r->selfcheck_failed);
 }
 

@@ -80,8 +80,16 @@ int cli_check_append(const char *append)
 	struct el_cmdline parsed;
 	int unknown = 0;
 	int n = el_cmdline_parse(append, &parsed, on_error, &unknown);
+	const char *p;
 
 	if (unknown)
 		print_knobs();
+	/* el.* knobs carry what the VMM measured (TSC rate, time, events): not the user's to set. */
+	for (p = append; (p = strstr(p, "el.")); p += 3)
+		if (p == append || p[-1] == ' ') {
+			fprintf(stderr, "entrylab: --append: %.*s is set by entrylab itself; drop it "
+					"(use -e for events)\n", (int)strcspn(p, "= "), p);
+			n++;
+		}
 	return n;
 }

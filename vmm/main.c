@@ -17,6 +17,7 @@ struct command {
 
 static const struct command commands[] = {
 	{"run", cmd_run, "run [OPTIONS] [BENCH [ARGS...]]   boot, run, write one record per repeat"},
+	{"trace", cmd_trace, "trace [OPTIONS] BENCH [ARGS...]   exact path of the region (QEMU TCG)"},
 	{"matrix", cmd_matrix, "matrix EXPERIMENT [OPTIONS]       every variant of an experiment, repeated"},
 	{"compare", cmd_compare, "compare [--json|-x SEP] FILE...   side-by-side table of records"},
 	{"cpuid", cmd_cpuid, "cpuid [--cpu SPEC] [--json]       what the guest would see"},

@@ -24,6 +24,15 @@
 static struct el_region region;
 static bool begun;
 
+/*
+ * The hypercall OUT of a marker, at a global label: `entrylab trace` finds
+ * el_region_begin_out and el_region_end_out in the kernel ELF and counts
+ * what runs between them under QEMU (harness/trace/eltrace.c).
+ */
+#define REGION_MARK_OUT(label, nr)                                                         \
+	__asm__ __volatile__(".globl " label "\n" label ":\n\toutl %%eax, %%dx"              \
+			     : : "a"(0), "d"(EL_PORT_HCALL + (nr)) : "memory")
+
 static inline uint64_t rdtsc_ordered(void)
 {
 	uint32_t lo, hi;
@@ -34,7 +43,7 @@ static inline uint64_t rdtsc_ordered(void)
 
 static long region_begin(uint64_t iterations)
 {
-	outl(EL_PORT_HCALL + EL_HC_REGION_BEGIN, 0);
+	REGION_MARK_OUT("el_region_begin_out", EL_HC_REGION_BEGIN);
 	pmu_region_prepare();
 	region = (struct el_region){.iterations = iterations, .tsc_khz = time_tsc_khz()};
 	cpu0.nr_syscalls = 0;
@@ -61,7 +70,7 @@ static long region_end(void)
 	region.valid = 1;
 	begun = false;
 	pmu_region_read();
-	outl(EL_PORT_HCALL + EL_HC_REGION_END, 0);
+	REGION_MARK_OUT("el_region_end_out", EL_HC_REGION_END);
 	return 0;
 }
 

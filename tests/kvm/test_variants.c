@@ -121,15 +121,17 @@ ParameterizedTestParameters(variants, knob_values)
 ParameterizedTest(struct knob_run *k, variants, knob_values, .timeout = 300)
 {
 	char path[64], key[64];
+	const char *out;
 	struct el_proc p;
 	struct json_object *rec;
 	const char *got;
 
 	snprintf(path, sizeof(path), "knob-%s-%s.jsonl", k->key, k->bench);
 	cr_log_info("knobs: %s, bench: %s", k->append, k->bench);
-	entrylab(&p, "run", "--append", k->append, "-o", tmp_output(path), k->bench, k->arg, NULL);
+	out = tmp_output(path);
+	entrylab(&p, "run", "--append", k->append, "-o", out, k->bench, k->arg, NULL);
 	cr_expect_eq(p.status, 0, "[%s] %s exit %d:\n%s", k->append, k->bench, p.status, p.err);
-	rec = last_record(tmp_output(path));
+	rec = last_record(out);
 	cr_assert(rec, "[%s] no record", k->append);
 	snprintf(key, sizeof(key), "guest.config.%s", k->key);
 	got = jstr(rec, key);

@@ -107,3 +107,10 @@ Test(cli, exec_args_belong_to_the_program)
 	cr_assert_eq(cli.nargs, 3);
 	cr_expect_str_eq(cli.args[0], "--vsyscall=native");
 }
+
+Test(cli, vmm_knobs_are_not_the_users)
+{
+	cr_expect_eq(cli_check_append("el.tsc_khz=1"), 1);
+	cr_expect_eq(cli_check_append("pti=on el.events=0x3c"), 1);
+	cr_expect_eq(cli_check_append("pti=on"), 0);
+}

@@ -1,0 +1,124 @@
+/*
+ * `entrylab trace`: the guest under QEMU TCG with the eltrace plugin counts
+ * the instructions of the region exactly, by privilege and by symbol, the
+ * same every time; it never needs /dev/kvm or the nested runner.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+TestSuite(trace, .timeout = 300);
+
+static void need_qemu(void)
+{
+	if (access("/usr/bin/qemu-system-x86_64", X_OK))
+		cr_skip_test("no qemu-system-x86_64 (harness/bootstrap.sh installs it)");
+}
+
+static int64_t jint(struct json_object *o, const char *path)
+{
+	struct json_object *v = jget(o, path);
+
+	cr_assert(v, "no %s in the record", path);
+	return json_object_get_int64(v);
+}
+
+/* One trace of gettid 50 into its own file; the record (caller puts it). */
+static struct json_object *trace_gettid(const char *name, const char *append)
+{
+	char out[200];
+	struct el_proc p;
+	struct json_object *rec;
+
+	snprintf(out, sizeof(out), "%s", tmp_output(name));
+	entrylab(&p, "trace", "-o", out, "-a", append, "gettid", "50", NULL);
+	cr_assert_eq(p.status, 0, "exit %d\n%s%s", p.status, p.out, p.err);
+	cr_expect(strstr(p.out, "kernel") && strstr(p.out, "per iteration"),
+		  "no summary table:\n%s", p.out);
+	proc_free(&p);
+	rec = last_record(out);
+	cr_assert(rec, "no record in %s", out);
+	cr_assert_str_eq(jstr(rec, "status"), "ok");
+	return rec;
+}
+
+Test(trace, gettid_counts_exact_and_repeatable)
+{
+	struct json_object *a, *b, *syms;
+	double kpi;
+	int64_t sum = 0;
+
+	need_qemu();
+	a = trace_gettid("a.jsonl", "");
+	b = trace_gettid("b.jsonl", "");
+	cr_expect_str_eq(jstr(a, "schema"), "entrylab.run/1");
+	cr_expect_str_eq(jstr(a, "host.kvm"), "tcg", "a trace runs under TCG, never KVM or nested");
+	cr_expect_eq(jint(a, "bench.iterations"), 50);
+	cr_expect_gt(jint(a, "trace.kernel"), 0);
+	cr_expect_gt(jint(a, "trace.user"), 0);
+	kpi = json_object_get_double(jget(a, "trace.per_iter.kernel"));
+	cr_expect(kpi >= 20 && kpi <= 5000, "kernel instructions per gettid: %f", kpi);
+	cr_expect_eq(jint(a, "trace.kernel"), jint(b, "trace.kernel"), "not deterministic");
+	cr_expect_eq(jint(a, "trace.user"), jint(b, "trace.user"), "not deterministic");
+	syms = jget(a, "trace.symbols");
+	cr_assert(syms && json_object_array_length(syms) > 0, "no symbols");
+	for (size_t i = 0; i < json_object_array_length(syms); i++)
+		sum += jint(json_object_array_get_idx(syms, i), "count");
+	cr_expect_eq(sum, jint(a, "trace.user") + jint(a, "trace.kernel"),
+		     "symbols must add up to the total");
+	cr_expect(jget(a, "guest.config.pti"), "guest.config parsed from the boot report");
+	json_object_put(a);
+	json_object_put(b);
+}
+
+Test(trace, pti_costs_kernel_instructions)
+{
+	struct json_object *off, *on;
+	const char *pti;
+
+	need_qemu();
+	off = trace_gettid("off.jsonl", "pti=off");
+	on = trace_gettid("on.jsonl", "pti=on");
+	pti = jstr(on, "guest.config.pti");
+	if (!pti || strcmp(pti, "on"))
+		cr_skip_test("the guest did not set up pti=on (guest.config.pti %s)",
+			     pti ? pti : "?");
+	cr_expect_gt(json_object_get_double(jget(on, "trace.per_iter.kernel")),
+		     json_object_get_double(jget(off, "trace.per_iter.kernel")),
+		     "PTI's CR3 switches must show in the path length");
+	json_object_put(off);
+	json_object_put(on);
+}
+
+Test(trace, listing_shows_the_path)
+{
+	struct el_proc p;
+
+	need_qemu();
+	entrylab(&p, "trace", "-o", tmp_output("l.jsonl"), "--listing", "gettid", "5", NULL);
+	cr_assert_eq(p.status, 0, "exit %d\n%s", p.status, p.err);
+	cr_expect(strstr(p.out, "listing:"), "no listing:\n%s", p.out);
+	cr_expect(strstr(p.out, "syscall"), "the SYSCALL instruction is not listed:\n%s", p.out);
+	cr_expect(strstr(p.out, "[kernel] ") && strstr(p.out, "[program] "),
+		  "kernel and program headings expected:\n%s", p.out);
+	proc_free(&p);
+}
+
+Test(trace, usage_errors)
+{
+	struct el_proc p;
+
+	entrylab(&p, "trace", "no-such-bench", NULL);
+	cr_expect_eq(p.status, 120, "unknown bench: exit %d", p.status);
+	cr_expect(strstr(p.err, "no-such-bench"), "%s", p.err);
+	proc_free(&p);
+	entrylab(&p, "trace", "--nested", "gettid", NULL);
+	cr_expect_eq(p.status, 120, "--nested: exit %d", p.status);
+	proc_free(&p);
+	entrylab(&p, "trace", "-c", "host,+arch-perfmon", "gettid", NULL);
+	cr_expect_eq(p.status, 121, "+arch-perfmon under TCG: exit %d", p.status);
+	proc_free(&p);
+}

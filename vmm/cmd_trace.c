@@ -1,0 +1,275 @@
+/*
+ * `entrylab trace`: prepare the program as `run` does, boot it under QEMU
+ * TCG with the eltrace plugin (never KVM, never the nested runner), then
+ * turn QEMU's exit, the console and the plugin's counts into a run record
+ * with a "trace" object, the table on stdout and, with --listing, the path.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "entrylab/features.h"
+#include "host_info.h"
+#include "record.h"
+#include "run_once.h"
+#include "status.h"
+#include "summary.h"
+#include "trace.h"
+
+/*
+ * QEMU's refusal under `enforce`: "... TCG doesn't support requested feature:
+ * CPUID.01H:ECX.pcid [bit 17]" -> "+pcid: QEMU TCG does not offer it (...)".
+ */
+static bool feature_refused(const char *qemu_err, char *detail, size_t len)
+{
+	const char *p = strstr(qemu_err, "support requested feature: "), *name, *end;
+
+	if (!p)
+		return false;
+	p += strlen("support requested feature: ");
+	end = p + strcspn(p, " \n");
+	for (name = end; name > p && name[-1] != '.'; name--)
+		;
+	snprintf(detail, len, "+%.*s: QEMU TCG does not offer it (%.*s); drop it or use -%.*s",
+		 (int)(end - name), name, (int)strcspn(p, "\n"), p, (int)(end - name), name);
+	return true;
+}
+
+/* QEMU's exit, the console and the plugin's output -> what `run` would have seen. */
+static void trace_outcome(const struct el_trace_run *q, const struct el_trace_data *d,
+			  bool have_data, struct el_run_result *res)
+{
+	res->console = q->console;
+	res->console_len = q->console_len;
+	res->wall_ms = q->wall_ms;
+	res->have_boot = q->console && trace_console_boot(q->console, &res->boot);
+	snprintf(res->exit_reason, sizeof(res->exit_reason), "qemu exit %d", q->exit_code);
+	if (q->spawn_failed) {
+		res->status = EL_RUN_VMM_ERROR;
+		snprintf(res->detail, sizeof(res->detail), "%s", q->err);
+	} else if (q->timed_out) {
+		res->status = EL_RUN_TIMEOUT;
+		snprintf(res->detail, sizeof(res->detail), "the guest ran longer than --timeout "
+			 "under QEMU TCG (it was killed); raise --timeout or lower -n");
+	} else if (q->signal) {
+		res->status = EL_RUN_VMM_ERROR;
+		snprintf(res->detail, sizeof(res->detail), "QEMU was killed by signal %d",
+			 q->signal);
+	} else if (!have_data || !d->executed) {
+		/* QEMU gave up before the guest ran: a refused -cpu, a plugin it would not load. */
+		res->status = EL_RUN_UNSUPPORTED;
+		if (!feature_refused(q->qemu_err, res->detail, sizeof(res->detail))) {
+			res->status = EL_RUN_VMM_ERROR;
+			snprintf(res->detail, sizeof(res->detail), "%s failed (exit %d): %.*s",
+				 q->qemu, q->exit_code, (int)strcspn(q->qemu_err, "\n"),
+				 q->qemu_err);
+		}
+	} else if (q->exit_code & 1) {
+		/* isa-debug-exit: (value << 1) | 1, of which the shell sees 8 bits. */
+		unsigned v = (unsigned)q->exit_code >> 1;
+
+		if (trace_console_panicked(q->console)) {
+			res->status = EL_RUN_GUEST_CRASH;
+			res->panic_vector = v == (EL_PANIC_SOFTWARE & 0x7f) ? EL_PANIC_SOFTWARE : v;
+			snprintf(res->detail, sizeof(res->detail), "the guest kernel panicked "
+				 "(vector or code %u); the console says why", res->panic_vector);
+		} else {
+			res->status = EL_RUN_OK;
+			if (!trace_console_exit_status(q->console, &res->exit_status))
+				res->exit_status = (int)v;
+		}
+	} else {
+		res->status = EL_RUN_GUEST_CRASH;
+		snprintf(res->detail, sizeof(res->detail), "QEMU stopped without the guest's exit "
+			 "(exit %d): a triple fault ends it under -no-reboot", q->exit_code);
+	}
+}
+
+/* The vDSO image the guest mapped, from the kernel's embedded copies. */
+static int vdso_symtab(const struct el_run_spec *spec, const char *console, struct el_symtab *t)
+{
+	char name[64], sym[96], err[256];
+	uint64_t base, lo, hi;
+	const unsigned char *img;
+
+	if (!console || !trace_console_vdso(console, name, sizeof(name), &base))
+		return -1;
+	snprintf(sym, sizeof(sym), "vdso_image_%s", name);
+	for (char *c = sym; *c; c++)
+		*c = *c == '-' ? '_' : *c;
+	lo = elf_symbol_value(spec->kernel, spec->kernel_len, sym);
+	strncat(sym, "_end", sizeof(sym) - strlen(sym) - 1);
+	hi = elf_symbol_value(spec->kernel, spec->kernel_len, sym);
+	img = lo && hi > lo ? elf_vaddr_bytes(spec->kernel, spec->kernel_len, lo, hi - lo) : NULL;
+	if (!img)
+		return -1;
+	return symtab_load(t, "vdso", img, hi - lo, base, err, sizeof(err));
+}
+
+/* Kernel, program and vDSO symbols; a table that cannot be read is left out. */
+static void load_maps(const struct el_cli_trace *cli, const char *console,
+		      struct el_symtab tabs[3], struct el_trace_maps *m)
+{
+	const struct el_run_spec *spec = &cli->run.spec;
+	const struct el_bench *b = cli->run.bench ? bench_find(cli->run.bench) : NULL;
+	unsigned char *exec = NULL;
+	const void *prog = NULL;
+	size_t plen = 0;
+	char err[256];
+
+	memset(m, 0, sizeof(*m));
+	if (b) {
+		prog = b->image;
+		plen = b->image_len;
+	} else if (cli->run.exec) {
+		prog = exec = (unsigned char *)trace_file_read(cli->run.exec, &plen);
+	}
+	if (prog && !symtab_load(&tabs[0], "program", prog, plen, elf_program_bias(prog, plen), err,
+				 sizeof(err)))
+		m->tabs[m->n++] = &tabs[0];
+	free(exec);
+	if (!vdso_symtab(spec, console, &tabs[1]))
+		m->tabs[m->n++] = &tabs[1];
+	if (!symtab_load(&tabs[2], "kernel", spec->kernel, spec->kernel_len, 0, err, sizeof(err)))
+		m->tabs[m->n++] = &tabs[2];
+}
+
+/* The run record with what a trace knows and does not: no KVM, no region report. */
+static struct json_object *trace_record(const struct el_cli_trace *cli,
+					const struct el_run_result *res,
+					const struct el_trace_run *q, struct json_object *trace)
+{
+	struct el_host_info host;
+	struct json_object *rec, *guest, *cpuid, *qemu = json_object_new_object();
+
+	host_info_get(&host, NULL);
+	host.kvm = "tcg";
+	rec = record_build(&cli->run, &host, res);
+	json_object_object_del(rec, "vmm");
+	json_object_object_add(qemu, "binary", json_object_new_string(q->qemu));
+	json_object_object_add(qemu, "accel", json_object_new_string("tcg"));
+	json_object_object_add(qemu, "cpu", json_object_new_string(q->cpu));
+	json_object_object_add(qemu, "icount", json_object_new_string("shift=0,sleep=off"));
+	json_object_object_add(qemu, "exit_code", json_object_new_int(q->exit_code));
+	json_object_object_add(qemu, "wall_ms", json_object_new_double(q->wall_ms));
+	if (q->qemu_err && *q->qemu_err)
+		json_object_object_add(qemu, "stderr", json_object_new_string(q->qemu_err));
+	json_object_object_add(rec, "qemu", qemu);
+	/* The vCPU's CPUID is what the guest reported seeing; KVM_GET_CPUID2 has no say. */
+	if (json_object_object_get_ex(rec, "guest", &guest)) {
+		json_object_object_del(guest, "vcpu_cpuid");
+		if (json_object_object_get_ex(guest, "cpuid", &cpuid))
+			json_object_object_add(guest, "vcpu_cpuid", json_object_get(cpuid));
+	}
+	json_object_object_add(rec, "trace", trace);
+	return rec;
+}
+
+static int trace_prepare(struct el_cli_trace *cli, struct el_trace_job *job)
+{
+	char cpu[512], err[512];
+	int rc;
+
+	if (cli->run.bench && !bench_find(cli->run.bench)) {
+		fprintf(stderr, "entrylab trace: unknown benchmark '%s'; `entrylab list benches` "
+				"lists them, --exec FILE traces your own program\n",
+			cli->run.bench);
+		return EL_EXIT_USAGE;
+	}
+	if (trace_qemu_cpu(&cli->run.spec.cpu, cpu, sizeof(cpu), err, sizeof(err))) {
+		fprintf(stderr, "entrylab trace: %s\n", err);
+		return EL_EXIT_UNSUPPORTED;
+	}
+	if ((rc = run_prepare(&cli->run)))
+		return rc;
+	job->cli = cli;
+	job->begin = elf_symbol_value(cli->run.spec.kernel, cli->run.spec.kernel_len,
+				      "el_region_begin_out");
+	job->end = elf_symbol_value(cli->run.spec.kernel, cli->run.spec.kernel_len,
+				    "el_region_end_out");
+	if (!job->begin || !job->end) {
+		fprintf(stderr, "entrylab trace: the guest kernel has no el_region_begin_out / "
+				"el_region_end_out symbols (guest-kernel/sys/region.c); trace a "
+				"kernel built from this tree, with its symbol table\n");
+		return cli->run.kernel ? EL_EXIT_USAGE : EL_EXIT_VMM;
+	}
+	return 0;
+}
+
+static void trace_print(const struct el_cli_trace *cli, struct json_object *rec,
+			const struct el_run_result *res, const struct el_trace_data *d,
+			const struct el_trace_totals *t, const struct el_trace_maps *m,
+			bool have_data, const char *output)
+{
+	FILE *listing = cli->run.json || cli->run.csv_sep ? stderr : stdout;
+
+	if (cli->run.json)
+		printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PRETTY |
+								JSON_C_TO_STRING_NOSLASHESCAPE));
+	else if (cli->run.csv_sep)
+		fprintf(stdout, "%s%sstatus%s%s\n", record_status(res), cli->run.csv_sep,
+			cli->run.csv_sep, res->status == EL_RUN_OK ? "ok" : res->detail);
+	if (have_data && cli->run.csv_sep)
+		trace_csv(stdout, cli->run.csv_sep, d, t, cli->run.iterations);
+	else if (have_data && !cli->run.json)
+		trace_summary(stdout, cli, res, d, t, output);
+	if (have_data && cli->listing)
+		trace_listing(listing, d, m, cli->run.iterations);
+	summary_problem(stderr, res);
+	fflush(stdout);
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct el_cli_trace cli;
+	struct el_trace_job job;
+	struct el_trace_run q;
+	struct el_trace_data d = {0};
+	struct el_trace_totals t = {0};
+	struct el_symtab tabs[3] = {0};
+	struct el_trace_maps m = {0};
+	struct el_run_result res = {0};
+	struct json_object *rec;
+	char defpath[256], err[256] = "";
+	const char *output;
+	bool have_data;
+	int rc = cli_trace_parse(argc, argv, &cli);
+
+	if (rc || (rc = trace_prepare(&cli, &job)))
+		return rc;
+	output = cli.run.output;
+	if (!output) {
+		if (record_default_path(cli.run.bench ? cli.run.bench : "exec", defpath,
+					sizeof(defpath)))
+			return EL_EXIT_USAGE;
+		output = defpath;
+	}
+	trace_qemu_run(&job, &q);
+	have_data = q.plugin_out && !trace_parse(q.plugin_out, q.plugin_out_len, &d, err,
+						 sizeof(err));
+	trace_outcome(&q, &d, have_data, &res);
+	if (q.plugin_out && !have_data && res.status == EL_RUN_OK) {
+		res.status = EL_RUN_VMM_ERROR;
+		snprintf(res.detail, sizeof(res.detail), "%s", err);
+	}
+	have_data = have_data && d.executed;
+	if (have_data) {
+		load_maps(&cli, q.console, tabs, &m);
+		if (trace_totals(&d, &m, &t))
+			have_data = false;
+	}
+	rec = trace_record(&cli, &res, &q,
+			   have_data ? trace_json(&d, &t, cli.run.iterations) : NULL);
+	rc = record_exit_code(&res);
+	if (record_append(output, rec) && rc == 0)
+		rc = EL_EXIT_VMM;
+	trace_print(&cli, rec, &res, &d, &t, &m, have_data, output);
+	json_object_put(rec);
+	trace_totals_free(&t);
+	trace_data_free(&d);
+	for (unsigned i = 0; i < 3; i++)
+		symtab_free(&tabs[i]);
+	trace_run_free(&q);
+	return rc;
+}
