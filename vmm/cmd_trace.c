@@ -240,8 +240,10 @@ int cmd_trace(int argc, char **argv)
 		return rc;
 	output = cli.run.output;
 	if (!output) {
-		if (record_default_path(cli.run.bench ? cli.run.bench : "exec", defpath,
-					sizeof(defpath)))
+		char name[80];
+
+		snprintf(name, sizeof(name), "trace-%s", cli.run.bench ? cli.run.bench : "exec");
+		if (record_default_path(name, defpath, sizeof(defpath)))
 			return EL_EXIT_USAGE;
 		output = defpath;
 	}
@@ -252,6 +254,11 @@ int cmd_trace(int argc, char **argv)
 	if (q.plugin_out && !have_data && res.status == EL_RUN_OK) {
 		res.status = EL_RUN_VMM_ERROR;
 		snprintf(res.detail, sizeof(res.detail), "%s", err);
+	}
+	if (have_data && d.plugin_error && res.status == EL_RUN_OK) {
+		res.status = EL_RUN_VMM_ERROR;
+		snprintf(res.detail, sizeof(res.detail), "the eltrace plugin ran out of memory or "
+			 "found its counts inconsistent: the trace is not to be trusted");
 	}
 	have_data = have_data && d.executed;
 	if (have_data) {

@@ -3,6 +3,7 @@
  * features and entry-code variants you choose, run a benchmark in guest
  * user mode, and compare what it cost.  Subcommands come from a table.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,12 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	size_t i;
+
+	/*
+	 * A closed stdout (`entrylab run ... | head`) must not kill us before the
+	 * records are written: writes fail with EPIPE instead.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 
 	if (argc < 2) {
 		usage(stderr);

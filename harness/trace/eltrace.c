@@ -51,11 +51,9 @@ static void on_exit_write(qemu_plugin_id_t id, void *udata)
 		fprintf(stderr, "eltrace: cannot write %s: %s\n", st.out, strerror(errno));
 		return;
 	}
-	/* A region still open at the end (the guest died in it): count up to here. */
+	count_finish();
 	for (struct insn *e = st.all; e; e = e->next) {
 		executed += e->count;
-		if (st.open)
-			e->window += e->count - e->snap;
 		/* The markers bracket the window; neither belongs to it. */
 		if (e->vaddr == st.begin || e->vaddr == st.end)
 			e->window = 0;
@@ -64,7 +62,7 @@ static void on_exit_write(qemu_plugin_id_t id, void *udata)
 		(unsigned long long)st.begin, (unsigned long long)st.end,
 		(unsigned long long)st.windows, st.open ? 1u : 0u, (unsigned long long)executed);
 	if (st.failed)
-		fprintf(f, "error out of memory in the plugin\n");
+		fprintf(f, "error the plugin ran out of memory or its counts are inconsistent\n");
 	for (struct insn *e = st.all; e; e = e->next)
 		if (e->window)
 			write_insn(f, e);
@@ -126,7 +124,7 @@ EL_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 	}
 	if (parse_args(argc, argv))
 		return -1;
-	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, count_translate);
 	qemu_plugin_register_atexit_cb(id, on_exit_write, NULL);
 	return 0;
 }

@@ -5,7 +5,8 @@
 #
 # Included by the top-level CMakeLists.txt before the embedded images are
 # collected: it appends to EL_BLOB_SOURCES.
-add_library(eltrace MODULE ${CMAKE_CURRENT_LIST_DIR}/eltrace.c)
+add_library(eltrace MODULE ${CMAKE_CURRENT_LIST_DIR}/eltrace.c
+  ${CMAKE_CURRENT_LIST_DIR}/eltrace_count.c ${CMAKE_CURRENT_LIST_DIR}/eltrace_table.c)
 target_link_libraries(eltrace PRIVATE el_host_flags)
 # Only qemu_plugin_install and qemu_plugin_version are for QEMU to see.
 target_compile_options(eltrace PRIVATE -fvisibility=hidden)
