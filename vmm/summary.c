@@ -83,10 +83,30 @@ void summary_print(FILE *f, const struct el_cli_run *cli, const struct el_host_i
 		fprintf(f, "  record   %s\n", output);
 }
 
+/* The last lines of the guest console: where the guest kernel says why it killed a program. */
+static void console_tail_lines(FILE *f, const struct el_run_result *res, unsigned lines)
+{
+	size_t off = res->console_len;
+	unsigned n = 0;
+
+	while (off > 0 && n <= lines)
+		if (res->console[--off] == '\n' && off + 1 < res->console_len)
+			n++;
+	if (n > lines)
+		off++;
+	fprintf(f, "%.*s", (int)(res->console_len - off), res->console + off);
+}
+
 void summary_problem(FILE *f, const struct el_run_result *res)
 {
 	size_t tail = 4096, off;
 
+	if (res->status == EL_RUN_OK && res->exit_status > 128 && res->console_len) {
+		fprintf(f, "entrylab: the program was killed (status %d = 128 + signal %d); the "
+			   "guest kernel said:\n", res->exit_status, res->exit_status - 128);
+		console_tail_lines(f, res, 4);
+		return;
+	}
 	if (res->status == EL_RUN_OK)
 		return;
 	fprintf(f, "entrylab: %s: %s\n", record_status(res), res->detail);

@@ -119,6 +119,10 @@ bool trace_console_exit_status(const char *con, int *status);
 /* The guest kernel said it panicked or took a fatal exception. */
 bool trace_console_panicked(const char *con);
 
+/* What QEMU's exit, its stderr, the console and the plugin's output say happened. */
+void trace_outcome(const struct el_trace_run *q, const struct el_trace_data *d, bool have_data,
+		   struct el_run_result *res);
+
 /* ---- symbols (trace_syms.c) ------------------------------------------------- */
 
 struct el_sym {

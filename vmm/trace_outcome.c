@@ -1,0 +1,80 @@
+/*
+ * How a trace ended, from what QEMU leaves: its exit status (isa-debug-exit
+ * gives (value << 1) | 1, of which 8 bits survive), its stderr, the console
+ * (the exact exit status, a panic) and whether the plugin counted anything.
+ * The result is what `run` would have recorded for the same ending.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "trace.h"
+
+/*
+ * QEMU's refusal under `enforce`: "... TCG doesn't support requested feature:
+ * CPUID.01H:ECX.pcid [bit 17]" -> "+pcid: QEMU TCG does not offer it (...)".
+ */
+static bool feature_refused(const char *qemu_err, char *detail, size_t len)
+{
+	const char *p = strstr(qemu_err, "support requested feature: "), *name, *end;
+
+	if (!p)
+		return false;
+	p += strlen("support requested feature: ");
+	end = p + strcspn(p, " \n");
+	for (name = end; name > p && name[-1] != '.'; name--)
+		;
+	snprintf(detail, len, "+%.*s: QEMU TCG does not offer it (%.*s); drop it or use -%.*s",
+		 (int)(end - name), name, (int)strcspn(p, "\n"), p, (int)(end - name), name);
+	return true;
+}
+
+/* QEMU's exit, the console and the plugin's output -> what `run` would have seen. */
+void trace_outcome(const struct el_trace_run *q, const struct el_trace_data *d,
+			  bool have_data, struct el_run_result *res)
+{
+	res->console = q->console;
+	res->console_len = q->console_len;
+	res->wall_ms = q->wall_ms;
+	res->have_boot = q->console && trace_console_boot(q->console, &res->boot);
+	snprintf(res->exit_reason, sizeof(res->exit_reason), "qemu exit %d", q->exit_code);
+	if (q->spawn_failed) {
+		res->status = EL_RUN_VMM_ERROR;
+		snprintf(res->detail, sizeof(res->detail), "%s", q->err);
+	} else if (q->timed_out) {
+		res->status = EL_RUN_TIMEOUT;
+		snprintf(res->detail, sizeof(res->detail), "the guest ran longer than --timeout "
+			 "under QEMU TCG (it was killed); raise --timeout or lower -n");
+	} else if (q->signal) {
+		res->status = EL_RUN_VMM_ERROR;
+		snprintf(res->detail, sizeof(res->detail), "QEMU was killed by signal %d",
+			 q->signal);
+	} else if (!have_data || !d->executed) {
+		/* QEMU gave up before the guest ran: a refused -cpu, a plugin it would not load. */
+		res->status = EL_RUN_UNSUPPORTED;
+		if (!feature_refused(q->qemu_err, res->detail, sizeof(res->detail))) {
+			res->status = EL_RUN_VMM_ERROR;
+			snprintf(res->detail, sizeof(res->detail), "%s failed (exit %d): %.*s",
+				 q->qemu, q->exit_code, (int)strcspn(q->qemu_err, "\n"),
+				 q->qemu_err);
+		}
+	} else if (q->exit_code & 1) {
+		/* isa-debug-exit: (value << 1) | 1, of which the shell sees 8 bits. */
+		unsigned v = (unsigned)q->exit_code >> 1;
+
+		if (trace_console_panicked(q->console)) {
+			res->status = EL_RUN_GUEST_CRASH;
+			res->panic_vector = v == (EL_PANIC_SOFTWARE & 0x7f) ? EL_PANIC_SOFTWARE : v;
+			snprintf(res->detail, sizeof(res->detail), "the guest kernel panicked "
+				 "(vector or code %u); the console says why", res->panic_vector);
+		} else {
+			res->status = EL_RUN_OK;
+			if (!trace_console_exit_status(q->console, &res->exit_status))
+				res->exit_status = (int)v;
+		}
+	} else {
+		res->status = EL_RUN_GUEST_CRASH;
+		snprintf(res->detail, sizeof(res->detail), "QEMU stopped without the guest's exit "
+			 "(exit %d): a triple fault ends it under -no-reboot", q->exit_code);
+	}
+}
+
