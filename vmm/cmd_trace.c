@@ -181,7 +181,8 @@ int cmd_trace(int argc, char **argv)
 	have_data = q.plugin_out && !trace_parse(q.plugin_out, q.plugin_out_len, &d, err,
 						 sizeof(err));
 	trace_outcome(&q, &d, have_data, &res);
-	if (q.plugin_out && !have_data && res.status == EL_RUN_OK) {
+	/* QEMU ran the guest, but what the plugin wrote cannot be read. */
+	if (q.plugin_out && !have_data && !q.timed_out && !q.signal) {
 		res.status = EL_RUN_VMM_ERROR;
 		snprintf(res.detail, sizeof(res.detail), "%s", err);
 	}

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "exit.h"
+#include "hostout.h"
 
 enum { UART_THR, UART_IER, UART_IIR, UART_LCR, UART_MCR, UART_LSR, UART_MSR, UART_SCR };
 
@@ -28,8 +29,7 @@ static const struct {
 
 static void console_stderr_flush(struct el_console *c)
 {
-	if (c->line_len && write(STDERR_FILENO, c->line, c->line_len) < 0)
-		c->line_len = 0; /* stderr gone: the record still has everything */
+	hostout_write(STDERR_FILENO, c->line, c->line_len); /* the record has it anyway */
 	c->line_len = 0;
 }
 

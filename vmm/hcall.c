@@ -10,6 +10,7 @@
 
 #include "entrylab/knobs.h"
 #include "exit.h"
+#include "hostout.h"
 
 #define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 
@@ -107,7 +108,6 @@ static void hc_write(struct el_loop *l, uint32_t gpa)
 	const struct el_write *wp = el_gpa(l->vm, gpa, sizeof(struct el_write));
 	struct el_write w;
 	const void *buf;
-	FILE *f;
 
 	if (!wp) {
 		loop_stop(l, EL_RUN_GUEST_BAD_IO, "EL_HC_WRITE: argument at 0x%x is not inside guest RAM",
@@ -133,9 +133,8 @@ static void hc_write(struct el_loop *l, uint32_t gpa)
 			console_put(l, ((const char *)buf)[i]);
 		return;
 	}
-	f = (w.fd == 2 || l->spec->program_output_to_stderr) ? stderr : stdout;
-	fwrite(buf, 1, w.len, f);
-	fflush(f);
+	/* Queued to io_uring: the vCPU goes back into KVM_RUN at once. */
+	hostout_write(w.fd == 2 || l->spec->program_output_to_stderr ? 2 : 1, buf, w.len);
 }
 
 static void hc_region_begin(struct el_loop *l, uint32_t arg)

@@ -5,9 +5,11 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "hostout.h"
 #include "status.h"
 
 struct command {
@@ -50,6 +52,7 @@ int main(int argc, char **argv)
 	 * records are written: writes fail with EPIPE instead.
 	 */
 	signal(SIGPIPE, SIG_IGN);
+	hostout_init(getenv("ENTRYLAB_NO_URING") != NULL);
 
 	if (argc < 2) {
 		usage(stderr);

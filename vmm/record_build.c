@@ -10,6 +10,7 @@
 #include "entrylab/features.h"
 #include "entrylab/knobs.h"
 #include "entrylab/selfcheck.h"
+#include "hostout.h"
 #include "record.h"
 #include "status.h"
 
@@ -207,6 +208,7 @@ static struct json_object *vmm_obj(const struct el_run_result *res)
 	put(o, "boot_ms", json_object_new_double(res->boot_ms));
 	put(o, "wall_ms", json_object_new_double(res->wall_ms));
 	put(o, "tsc_khz", json_object_new_int64((int64_t)res->tsc_khz));
+	put(o, "output", json_object_new_string(hostout_backend()));
 	if (res->regs[0])
 		put(o, "registers", json_object_new_string(res->regs));
 	return o;

@@ -11,6 +11,7 @@
 
 #include "events.h"
 #include "exit.h"
+#include "hostout.h"
 #include "kvm.h"
 #include "pvh_load.h"
 #include "pvh_start.h"
@@ -168,6 +169,7 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 	if (c->pinned)
 		sched_setaffinity(0, sizeof(c->old_affinity), &c->old_affinity);
 	console_finish(&c->loop);
+	hostout_flush(); /* the program's output before anything we print next */
 	vm_destroy(&c->vm);
 	res->wall_ms = loop_ms(&c->loop);
 	free(c);

@@ -1,11 +1,12 @@
 /*
  * `entrylab trace`: the guest under QEMU TCG with our plugin (eltrace,
  * harness/trace/) counting every instruction between the region markers.
- * The pieces, one file each: options (cli_trace.c), the QEMU command and
- * process (trace_qemu.c), the plugin's output (trace_parse.c), the console
- * (trace_console.c), ELF symbols (trace_syms.c), per-symbol attribution
+ * The pieces, one file each: options (cli_trace.c), the QEMU command
+ * (trace_qemu.c) and process (trace_spawn.c), the plugin's output
+ * (trace_parse.c), the console (trace_console.c), how it ended
+ * (trace_outcome.c), ELF symbols (trace_elf.c, trace_syms.c), attribution
  * (trace_attr.c), output (trace_report.c, trace_listing.c) and the command
- * (cmd_trace.c).
+ * (cmd_trace.c).  harness/trace/README.md documents the whole.
  */
 #ifndef EL_TRACE_H
 #define EL_TRACE_H
@@ -57,6 +58,7 @@ struct el_trace_run {
 	int signal;          /* the signal that ended it, 0 if none */
 	bool timed_out;      /* --timeout expired: QEMU was killed */
 	bool spawn_failed;   /* QEMU could not be started (message in err) */
+	bool no_qemu;        /* ... because there is no such executable */
 	char *console;       /* COM1 (malloc'd, NUL-terminated) */
 	size_t console_len;
 	char *qemu_err;      /* QEMU's stderr (malloc'd, NUL-terminated) */

@@ -38,7 +38,7 @@ void trace_outcome(const struct el_trace_run *q, const struct el_trace_data *d,
 	res->have_boot = q->console && trace_console_boot(q->console, &res->boot);
 	snprintf(res->exit_reason, sizeof(res->exit_reason), "qemu exit %d", q->exit_code);
 	if (q->spawn_failed) {
-		res->status = EL_RUN_VMM_ERROR;
+		res->status = q->no_qemu ? EL_RUN_UNSUPPORTED : EL_RUN_VMM_ERROR;
 		snprintf(res->detail, sizeof(res->detail), "%s", q->err);
 	} else if (q->timed_out) {
 		res->status = EL_RUN_TIMEOUT;

@@ -14,20 +14,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "pvh_start.h"
 #include "trace.h"
 
-/* Features TCG can never give, whatever QEMU's -cpu says (it ignores them silently). */
+/*
+ * Our feature names are QEMU's, except these; and TCG can never give them
+ * (QEMU would accept pmu=on and kvmclock=on silently and offer nothing).
+ */
 static const struct {
 	enum el_feature f;
 	const char *qemu_name;
@@ -197,8 +196,6 @@ void trace_qemu_run(const struct el_trace_job *job, struct el_trace_run *r)
 	const struct el_run_spec *spec = &cli->run.spec;
 	struct trace_dir d = {0};
 	char cmdline[EL_CMDLINE_MAX], mem[32], plugin[1024];
-	const char *argv[48];
-	int n = 0;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->qemu, sizeof(r->qemu), "%s", qemu_binary(cli));
@@ -215,20 +212,14 @@ void trace_qemu_run(const struct el_trace_job *job, struct el_trace_run *r)
 	snprintf(plugin, sizeof(plugin), "%s,begin=0x%llx,end=0x%llx,out=%s%s", d.plugin,
 		 (unsigned long long)job->begin, (unsigned long long)job->end, d.counts,
 		 cli->listing ? ",listing=on" : "");
-	{
-		const char *const args[] = {
-			r->qemu, "-accel", "tcg", "-cpu", r->cpu, "-m", mem, "-nodefaults",
-			"-kernel", d.kernel, "-initrd", d.initrd, "-append", cmdline,
-			"-display", "none", "-serial", "stdio", "-monitor", "none", "-no-reboot",
-			"-device", "isa-debug-exit,iobase=0xf4,iosize=4",
-			"-icount", "shift=0,sleep=off", "-rtc", "base=2024-01-01T00:00:00,clock=vm",
-			"-plugin", plugin, NULL};
-
-		for (n = 0; args[n]; n++)
-			argv[n] = args[n];
-		argv[n] = NULL;
-	}
-	trace_spawn(argv, spec->timeout_s, spec->verbose, r);
+	trace_spawn((const char *const[]){
+			    r->qemu, "-accel", "tcg", "-cpu", r->cpu, "-m", mem, "-nodefaults",
+			    "-kernel", d.kernel, "-initrd", d.initrd, "-append", cmdline,
+			    "-display", "none", "-serial", "stdio", "-monitor", "none", "-no-reboot",
+			    "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
+			    "-icount", "shift=0,sleep=off",
+			    "-rtc", "base=2024-01-01T00:00:00,clock=vm", "-plugin", plugin, NULL},
+		     spec->timeout_s, spec->verbose, r);
 	if (!r->spawn_failed && !r->timed_out)
 		r->plugin_out = trace_file_read(d.counts, &r->plugin_out_len);
 	dir_remove(&d);

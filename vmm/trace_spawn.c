@@ -130,6 +130,7 @@ void trace_spawn(const char *const argv[], double timeout_s, bool echo, struct e
 			 "qemu-system-x86 (harness/bootstrap.sh does) or give --qemu FILE",
 			 argv[0], strerror(pid < 0 ? errno : e));
 		r->spawn_failed = true;
+		r->no_qemu = pid > 0 && (e == ENOENT || e == EACCES);
 		if (pid > 0)
 			waitpid(pid, NULL, 0);
 		close(out[0]);

@@ -116,7 +116,8 @@ void count_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_end, QEMU_PLUGIN_CB_NO_REGS,
 							       prev);
 		if (i == n - 1)
-			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_last, QEMU_PLUGIN_CB_NO_REGS, e);
+			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_last, QEMU_PLUGIN_CB_NO_REGS,
+							       e);
 		if (prev)
 			qemu_plugin_register_vcpu_insn_exec_inline(qi, QEMU_PLUGIN_INLINE_ADD_U64,
 								   &prev->count, 1);

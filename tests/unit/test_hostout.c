@@ -1,0 +1,99 @@
+/*
+ * Output through io_uring and through write(2): every byte arrives, in
+ * order, also when the reader is slow and writes come back short.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hostout.h"
+
+#define TOTAL (1u << 20)
+
+struct reader {
+	int fd;
+	unsigned char *got;
+	size_t len;
+};
+
+static void *read_all(void *arg)
+{
+	struct reader *r = arg;
+	ssize_t n;
+
+	while ((n = read(r->fd, r->got + r->len, TOTAL - r->len)) > 0) {
+		r->len += (size_t)n;
+		usleep(50); /* a slow reader: the pipe fills, writes come back short */
+	}
+	return NULL;
+}
+
+/* hostout writes to fds 1 and 2: put a small pipe on stdout for the test. */
+static void pump(bool sync)
+{
+	static unsigned char src[TOTAL];
+	struct reader r = {0};
+	pthread_t t;
+	int p[2], saved = dup(1);
+	size_t off = 0, chunk = 1;
+
+	for (size_t i = 0; i < TOTAL; i++)
+		src[i] = (unsigned char)(i * 131 + (i >> 8));
+	cr_assert_eq(pipe(p), 0);
+	fcntl(p[1], F_SETPIPE_SZ, 4096);
+	r.fd = p[0];
+	r.got = malloc(TOTAL);
+	cr_assert(pthread_create(&t, NULL, read_all, &r) == 0);
+	dup2(p[1], 1);
+	close(p[1]);
+
+	hostout_init(sync);
+	cr_log_info("backend: %s", hostout_backend());
+	while (off < TOTAL) {
+		size_t n = chunk < TOTAL - off ? chunk : TOTAL - off;
+
+		hostout_write(1, src + off, n);
+		off += n;
+		chunk = chunk * 7 % 5000 + 1;
+	}
+	hostout_flush();
+	dup2(saved, 1); /* closes the pipe's write end: the reader sees EOF */
+	pthread_join(t, NULL);
+	cr_assert_eq(r.len, TOTAL, "%zu of %u bytes arrived", r.len, TOTAL);
+	cr_expect(memcmp(r.got, src, TOTAL) == 0, "bytes out of order or changed");
+	free(r.got);
+}
+
+Test(hostout, io_uring_in_order)
+{
+	pump(false);
+	if (strcmp(hostout_backend(), "io_uring"))
+		cr_log_warn("io_uring unavailable here (%s): the fallback was tested", hostout_backend());
+}
+
+Test(hostout, write_fallback_in_order)
+{
+	pump(true);
+	cr_expect(!strncmp(hostout_backend(), "write(2)", 8));
+}
+
+Test(hostout, dead_reader_does_not_hang)
+{
+	int p[2], saved = dup(1);
+
+	cr_assert_eq(pipe(p), 0);
+	close(p[0]);
+	signal(SIGPIPE, SIG_IGN);
+	dup2(p[1], 1);
+	close(p[1]);
+	hostout_init(false);
+	hostout_write(1, "lost", 4);
+	hostout_write(1, "lost too", 8);
+	hostout_flush();
+	dup2(saved, 1);
+	cr_expect(1, "returned");
+}

@@ -1,0 +1,24 @@
+/*
+ * The VMM's output while a guest runs (the program's stdout/stderr, the
+ * guest console with -v): handed to io_uring so the vCPU thread goes back
+ * into KVM_RUN instead of waiting for a terminal or a pipe.  Writes to one
+ * fd stay in order (one write in flight per fd, the rest queued).  Where
+ * io_uring is unavailable (kernel.io_uring_disabled, seccomp'd containers)
+ * the same calls fall back to write(2), and hostout_backend() says which.
+ */
+#ifndef EL_HOSTOUT_H
+#define EL_HOSTOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Picks the backend: io_uring unless force_sync or it cannot be set up. */
+void hostout_init(bool force_sync);
+/* Queues len bytes for fd (copied: the caller's buffer is free on return). */
+void hostout_write(int fd, const void *buf, size_t len);
+/* Waits until everything queued is written (or the fd is gone). */
+void hostout_flush(void);
+/* "io_uring" or "write(2): <why>". */
+const char *hostout_backend(void);
+
+#endif
