@@ -38,6 +38,36 @@ struct el_cli_run {
 	struct el_run_spec spec; /* filled from the above */
 };
 
+/* Options both `run` and `trace` take (getopt values beyond single letters). */
+enum {
+	EL_OPT_JSON = 256,
+	EL_OPT_TIMEOUT,
+	EL_OPT_KERNEL,
+	EL_OPT_EXEC,
+	EL_OPT_PRIVATE = 300, /* a command's own options start here */
+};
+
+/* The getopt_long rows of the shared options (cli_parse_shared takes them). */
+#define EL_CLI_SHARED_OPTIONS                                                            \
+	{"cpu", required_argument, 0, 'c'}, {"append", required_argument, 0, 'a'},        \
+	{"iterations", required_argument, 0, 'n'}, {"memory", required_argument, 0, 'm'}, \
+	{"output", required_argument, 0, 'o'},                                          \
+	{"field-separator", required_argument, 0, 'x'},                                 \
+	{"json", no_argument, 0, EL_OPT_JSON}, {"timeout", required_argument, 0, EL_OPT_TIMEOUT}, \
+	{"verbose", no_argument, 0, 'v'}, {"kernel", required_argument, 0, EL_OPT_KERNEL}, \
+	{"exec", required_argument, 0, EL_OPT_EXEC}, {"help", no_argument, 0, 'h'}
+
+#define EL_MIN_MEMORY (16ull << 20)
+#define EL_MAX_MEMORY (64ull << 30)
+
+/* "entrylab CMD: <problem>; <fix>" on stderr; returns EL_EXIT_USAGE. */
+int cli_bad(const char *cmd, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A shared option: 0 taken, EL_EXIT_USAGE bad value (printed), -1 not a shared option. */
+int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_run *cli);
+/* After parsing: cross-option checks, --cpu and --append validated, spec filled. */
+int cli_finish(const char *cmd, struct el_cli_run *cli);
+
 /* Parses `run` options; returns 0, or an EL_EXIT_* code after printing why. */
 int cli_run_parse(int argc, char **argv, struct el_cli_run *cli);
 

@@ -13,40 +13,23 @@
 #include "status.h"
 
 #define EL_DEFAULT_MEMORY (256ull << 20)
-#define EL_MIN_MEMORY (16ull << 20)
-#define EL_MAX_MEMORY (64ull << 30)
 #define EL_DEFAULT_TIMEOUT 120.0
 
 enum {
-	OPT_JSON = 256,
-	OPT_TIMEOUT,
-	OPT_PIN,
+	OPT_PIN = EL_OPT_PRIVATE,
 	OPT_NESTED,
 	OPT_NO_NESTED,
 	OPT_STRICT,
-	OPT_KERNEL,
-	OPT_EXEC,
 };
 
 static const struct option run_options[] = {
-	{"cpu", required_argument, 0, 'c'},
-	{"append", required_argument, 0, 'a'},
-	{"iterations", required_argument, 0, 'n'},
+	EL_CLI_SHARED_OPTIONS,
 	{"events", required_argument, 0, 'e'},
 	{"repeat", required_argument, 0, 'r'},
-	{"memory", required_argument, 0, 'm'},
-	{"output", required_argument, 0, 'o'},
-	{"field-separator", required_argument, 0, 'x'},
-	{"json", no_argument, 0, OPT_JSON},
-	{"timeout", required_argument, 0, OPT_TIMEOUT},
 	{"pin", required_argument, 0, OPT_PIN},
 	{"nested", no_argument, 0, OPT_NESTED},
 	{"no-nested", no_argument, 0, OPT_NO_NESTED},
-	{"verbose", no_argument, 0, 'v'},
 	{"strict", no_argument, 0, OPT_STRICT},
-	{"kernel", required_argument, 0, OPT_KERNEL},
-	{"exec", required_argument, 0, OPT_EXEC},
-	{"help", no_argument, 0, 'h'},
 	{0, 0, 0, 0},
 };
 
@@ -73,59 +56,26 @@ static void run_usage(FILE *f)
 		EL_DEFAULT_TIMEOUT);
 }
 
-__attribute__((format(printf, 2, 3)))
-static int bad(const char *fix, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "entrylab run: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "; %s\n", fix);
-	return EL_EXIT_USAGE;
-}
-
 static int parse_one(int opt, const char *arg, struct el_cli_run *cli)
 {
 	uint64_t v;
-	char *end;
+	int rc = cli_parse_shared("run", opt, arg, cli);
 
+	if (rc >= 0)
+		return rc;
 	switch (opt) {
-	case 'c': cli->cpu_spec = arg; break;
-	case 'a': cli->append = arg; break;
 	case 'e': cli->events = arg; break;
-	case 'o': cli->output = arg; break;
-	case 'x': cli->csv_sep = arg; break;
-	case 'v': cli->verbose = true; break;
-	case OPT_JSON: cli->json = true; break;
 	case OPT_NESTED: cli->nested = EL_NESTED_FORCE; break;
 	case OPT_NO_NESTED: cli->nested = EL_NESTED_FORBID; break;
 	case OPT_STRICT: cli->strict = true; break;
-	case OPT_KERNEL: cli->kernel = arg; break;
-	case OPT_EXEC: cli->exec = arg; break;
-	case 'n':
-		if (cli_parse_u64(arg, 1, UINT64_MAX, &cli->iterations))
-			return bad("give a count such as -n 100000", "--iterations '%s' is not a positive integer", arg);
-		break;
 	case 'r':
 		if (cli_parse_u64(arg, 1, 1000, &v))
-			return bad("give e.g. -r 5", "--repeat '%s' is not in 1..1000", arg);
+			return cli_bad("run", "give e.g. -r 5", "--repeat '%s' is not in 1..1000", arg);
 		cli->repeat = (unsigned)v;
-		break;
-	case 'm':
-		if (cli_parse_size(arg, &cli->mem_bytes) || cli->mem_bytes < EL_MIN_MEMORY ||
-		    cli->mem_bytes > EL_MAX_MEMORY)
-			return bad("give e.g. -m 256M or -m 1G", "--memory '%s' is not a size between 16M and 64G", arg);
-		break;
-	case OPT_TIMEOUT:
-		cli->timeout_s = strtod(arg, &end);
-		if (*arg == '\0' || *end || !(cli->timeout_s > 0) || cli->timeout_s > 86400)
-			return bad("give e.g. --timeout 30", "--timeout '%s' is not a number of seconds in (0, 86400]", arg);
 		break;
 	case OPT_PIN:
 		if (cli_parse_u64(arg, 0, 4095, &v))
-			return bad("give e.g. --pin 1", "--pin '%s' is not a CPU number", arg);
+			return cli_bad("run", "give e.g. --pin 1", "--pin '%s' is not a CPU number", arg);
 		cli->pin_cpu = (int)v;
 		break;
 	case 'h':
@@ -158,7 +108,7 @@ int cli_run_parse(int argc, char **argv, struct el_cli_run *cli)
 		if ((rc = parse_one(opt, optarg, cli)))
 			return rc;
 		/* What follows --exec FILE belongs to the program, options included. */
-		if (opt == OPT_EXEC)
+		if (opt == EL_OPT_EXEC)
 			break;
 	}
 
@@ -167,28 +117,13 @@ int cli_run_parse(int argc, char **argv, struct el_cli_run *cli)
 	cli->args = argv + optind;
 	cli->nargs = argc - optind;
 
-	if (cli->json && cli->csv_sep)
-		return bad("choose one output format", "%s", "--json and -x both given");
-	if (cpuid_spec_parse(cli->cpu_spec, &cli->spec.cpu, err, sizeof(err))) {
-		fprintf(stderr, "entrylab run: %s\n", err);
-		return EL_EXIT_USAGE;
-	}
-	if (strlen(cli->append) > 2000)
-		return bad("shorten it", "%s", "--append is longer than 2000 characters");
-	if (cli_check_append(cli->append))
-		return EL_EXIT_USAGE;
+	if ((rc = cli_finish("run", cli)))
+		return rc;
 	if (events_parse(cli->events, &cli->ev, err, sizeof(err))) {
 		fprintf(stderr, "entrylab run: %s\n", err);
 		return EL_EXIT_USAGE;
 	}
 	events_for_this_cpu(&cli->ev, cli->spec.events);
 	cli->spec.nr_events = cli->ev.n;
-
-	cli->spec.append = cli->append;
-	cli->spec.mem_bytes = cli->mem_bytes;
-	cli->spec.timeout_s = cli->timeout_s;
-	cli->spec.pin_cpu = cli->pin_cpu;
-	cli->spec.verbose = cli->verbose;
-	cli->spec.program_output_to_stderr = cli->json || cli->csv_sep;
 	return 0;
 }

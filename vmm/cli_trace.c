@@ -17,32 +17,17 @@
 #define EL_TRACE_TIMEOUT 600.0
 
 enum {
-	OPT_JSON = 256,
-	OPT_TIMEOUT,
-	OPT_KERNEL,
-	OPT_EXEC,
-	OPT_LISTING,
+	OPT_LISTING = EL_OPT_PRIVATE,
 	OPT_TOP,
 	OPT_QEMU,
 	OPT_RUN_ONLY,
 };
 
 static const struct option trace_options[] = {
-	{"cpu", required_argument, 0, 'c'},
-	{"append", required_argument, 0, 'a'},
-	{"iterations", required_argument, 0, 'n'},
-	{"memory", required_argument, 0, 'm'},
-	{"output", required_argument, 0, 'o'},
-	{"field-separator", required_argument, 0, 'x'},
-	{"json", no_argument, 0, OPT_JSON},
-	{"timeout", required_argument, 0, OPT_TIMEOUT},
-	{"verbose", no_argument, 0, 'v'},
-	{"kernel", required_argument, 0, OPT_KERNEL},
-	{"exec", required_argument, 0, OPT_EXEC},
+	EL_CLI_SHARED_OPTIONS,
 	{"listing", no_argument, 0, OPT_LISTING},
 	{"top", required_argument, 0, OPT_TOP},
 	{"qemu", required_argument, 0, OPT_QEMU},
-	{"help", no_argument, 0, 'h'},
 	/* run's options that mean nothing here: refused with the reason. */
 	{"events", required_argument, 0, 'e'},
 	{"repeat", required_argument, 0, 'r'},
@@ -78,66 +63,29 @@ static void trace_usage(FILE *f)
 		EL_TRACE_TIMEOUT);
 }
 
-__attribute__((format(printf, 2, 3)))
-static int bad(const char *fix, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "entrylab trace: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "; %s\n", fix);
-	return EL_EXIT_USAGE;
-}
-
 static int parse_one(int opt, const char *arg, const char *optname, struct el_cli_trace *t)
 {
-	struct el_cli_run *cli = &t->run;
 	uint64_t v;
-	char *end;
+	int rc = cli_parse_shared("trace", opt, arg, &t->run);
 
+	if (rc >= 0)
+		return rc;
 	switch (opt) {
-	case 'c': cli->cpu_spec = arg; break;
-	case 'a': cli->append = arg; break;
-	case 'o': cli->output = arg; break;
-	case 'x': cli->csv_sep = arg; break;
-	case 'v': cli->verbose = true; break;
-	case OPT_JSON: cli->json = true; break;
-	case OPT_KERNEL: cli->kernel = arg; break;
-	case OPT_EXEC: cli->exec = arg; break;
 	case OPT_LISTING: t->listing = true; break;
 	case OPT_QEMU: t->qemu = arg; break;
-	case 'n':
-		if (cli_parse_u64(arg, 1, UINT64_MAX, &cli->iterations))
-			return bad("give a count such as -n 1000",
-				   "--iterations '%s' is not a positive integer", arg);
-		break;
-	case 'm':
-		if (cli_parse_size(arg, &cli->mem_bytes) || cli->mem_bytes < (16ull << 20) ||
-		    cli->mem_bytes > (64ull << 30))
-			return bad("give e.g. -m 256M or -m 1G",
-				   "--memory '%s' is not a size between 16M and 64G", arg);
-		break;
 	case OPT_TOP:
 		if (cli_parse_u64(arg, 1, 100000, &v))
-			return bad("give e.g. --top 30", "--top '%s' is not a count", arg);
+			return cli_bad("trace", "give e.g. --top 30", "--top '%s' is not a count", arg);
 		t->top = (unsigned)v;
 		break;
-	case OPT_TIMEOUT:
-		cli->timeout_s = strtod(arg, &end);
-		if (*arg == '\0' || *end || !(cli->timeout_s > 0) || cli->timeout_s > 86400)
-			return bad("give e.g. --timeout 60",
-				   "--timeout '%s' is not a number of seconds in (0, 86400]", arg);
-		break;
 	case 'e':
-		return bad("use `entrylab run -e` for PMU counters",
+		return cli_bad("trace", "use `entrylab run -e` for PMU counters",
 			   "-e: a trace counts instructions exactly and has no PMU events");
 	case 'r':
-		return bad("run it once",
+		return cli_bad("trace", "run it once",
 			   "-r: a trace is deterministic, repeats give the same counts");
 	case OPT_RUN_ONLY:
-		return bad("drop it", "--%s applies to `entrylab run` only (a trace runs under "
+		return cli_bad("trace", "drop it", "--%s applies to `entrylab run` only (a trace runs under "
 			   "QEMU TCG here, never on KVM or the nested runner)", optname);
 	case 'h':
 		trace_usage(stdout);
@@ -153,7 +101,6 @@ int cli_trace_parse(int argc, char **argv, struct el_cli_trace *t)
 {
 	struct el_cli_run *cli = &t->run;
 	int opt, idx, rc;
-	char err[512];
 
 	memset(t, 0, sizeof(*t));
 	cli->cpu_spec = "host";
@@ -173,7 +120,7 @@ int cli_trace_parse(int argc, char **argv, struct el_cli_trace *t)
 		if ((rc = parse_one(opt, optarg, name, t)))
 			return rc;
 		/* What follows --exec FILE belongs to the program, options included. */
-		if (opt == OPT_EXEC)
+		if (opt == EL_OPT_EXEC)
 			break;
 	}
 	if (optind < argc && !cli->exec)
@@ -182,23 +129,7 @@ int cli_trace_parse(int argc, char **argv, struct el_cli_trace *t)
 	cli->nargs = argc - optind;
 
 	if (!cli->bench && !cli->exec)
-		return bad("name one (`entrylab list benches`) or give --exec FILE",
+		return cli_bad("trace", "name one (`entrylab list benches`) or give --exec FILE",
 			   "%s", "no benchmark to trace");
-	if (cli->json && cli->csv_sep)
-		return bad("choose one output format", "%s", "--json and -x both given");
-	if (cpuid_spec_parse(cli->cpu_spec, &cli->spec.cpu, err, sizeof(err))) {
-		fprintf(stderr, "entrylab trace: %s\n", err);
-		return EL_EXIT_USAGE;
-	}
-	if (strlen(cli->append) > 2000)
-		return bad("shorten it", "%s", "--append is longer than 2000 characters");
-	if (cli_check_append(cli->append))
-		return EL_EXIT_USAGE;
-	cli->spec.append = cli->append;
-	cli->spec.mem_bytes = cli->mem_bytes;
-	cli->spec.timeout_s = cli->timeout_s;
-	cli->spec.pin_cpu = -1;
-	cli->spec.verbose = cli->verbose;
-	cli->spec.program_output_to_stderr = cli->json || cli->csv_sep;
-	return 0;
+	return cli_finish("trace", cli);
 }
