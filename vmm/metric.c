@@ -21,6 +21,8 @@ static const struct {
 	[MB_PAGE_FAULTS] = {"page_faults", "page_faults"},
 	[MB_INTERRUPTS] = {"interrupts", "interrupts"},
 	[MB_EXITS] = {"exits", "exits"},
+	[MB_TRACE_USER] = {"trace_user", "insns:u"},
+	[MB_TRACE_KERNEL] = {"trace_kernel", "insns:k"},
 };
 
 #define NBASES (sizeof(bases) / sizeof(bases[0]))
@@ -89,13 +91,18 @@ int metric_parse(const char *text, const char *const *events, size_t n, struct m
 	return 0;
 }
 
-size_t metric_defaults(struct metric *out, size_t max)
+size_t metric_defaults(struct metric *out, size_t max, bool traces)
 {
-	static const char *const names[] = {"ticks", "ns", "syscalls", "page_faults", "interrupts"};
+	static const char *const run_names[] = {"ticks", "ns", "syscalls", "page_faults",
+						"interrupts"};
+	/* entrylab trace records: exact instruction counts instead of a timed region. */
+	static const char *const trace_names[] = {"trace_kernel", "trace_user"};
+	const char *const *names = traces ? trace_names : run_names;
+	size_t n = traces ? 2 : sizeof(run_names) / sizeof(run_names[0]);
 	char err[8];
 	size_t i;
 
-	for (i = 0; i < max && i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < max && i < n; i++)
 		metric_parse(names[i], NULL, 0, &out[i], err, sizeof(err));
 	return i;
 }
@@ -148,6 +155,10 @@ static enum metric_status term_eval(const struct metric_term *t, struct json_obj
 		return counter_eval(t->counter, rec, out);
 	case MB_ITERATIONS:
 		return num_at(rec, "bench", "iterations", out) && *out > 0 ? MS_OK : MS_MISSING;
+	case MB_TRACE_USER:
+		return num_at(rec, "trace", "user", out) ? MS_OK : MS_MISSING;
+	case MB_TRACE_KERNEL:
+		return num_at(rec, "trace", "kernel", out) ? MS_OK : MS_MISSING;
 	case MB_TICKS:
 		return num_at(rec, "region", "tsc_ticks", out) ? MS_OK : MS_MISSING;
 	case MB_NS:

@@ -8,6 +8,7 @@
 #ifndef EL_METRIC_H
 #define EL_METRIC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct json_object;
@@ -23,6 +24,8 @@ enum metric_base {
 	MB_PAGE_FAULTS, /* region.page_faults */
 	MB_INTERRUPTS,  /* region.interrupts */
 	MB_EXITS,       /* region.exits: VM exits to the VMM in the region */
+	MB_TRACE_USER,  /* trace.user: instructions at CPL3 in the region (entrylab trace) */
+	MB_TRACE_KERNEL,/* trace.kernel: instructions at CPL0 in the region */
 	MB_COUNTER,     /* counters.<name>.value */
 };
 
@@ -54,7 +57,7 @@ int metric_parse(const char *text, const char *const *events, size_t n, struct m
 		 char *err, size_t errlen);
 
 /* The default columns: ticks, ns, syscalls, page_faults, interrupts per iteration. */
-size_t metric_defaults(struct metric *out, size_t max);
+size_t metric_defaults(struct metric *out, size_t max, bool traces);
 
 /* The value of m in one record. */
 enum metric_status metric_eval(const struct metric *m, struct json_object *rec, double *out);

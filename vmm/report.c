@@ -119,7 +119,8 @@ void report_add(struct report *r, int gi, struct json_object *rec)
 		   json_object_get_int(exit_st) != 0) {
 		snprintf(why, sizeof(why), "the benchmark exited with status %d",
 			 json_object_get_int(exit_st));
-	} else if (!json_object_object_get_ex(rec, "region", &region) || !region) {
+	} else if ((!json_object_object_get_ex(rec, "region", &region) || !region) &&
+		   !json_object_object_get_ex(rec, "trace", &region)) {
 		snprintf(why, sizeof(why), "no measured region in the record");
 	}
 	if (why[0]) {
@@ -146,7 +147,14 @@ int report_metric(struct report *r, const char *text, const char *const *events,
 
 void report_default_metrics(struct report *r)
 {
-	r->nm = (unsigned)metric_defaults(r->m, REPORT_MAX_METRICS);
+	bool traces = r->n > 0;
+
+	/* All traces (entrylab trace records): compare instruction counts. */
+	for (unsigned i = 0; i < r->n && traces; i++)
+		for (size_t k = 0; k < json_object_array_length(r->g[i].runs) && traces; k++)
+			traces = json_object_object_get_ex(
+				json_object_array_get_idx(r->g[i].runs, k), "trace", NULL);
+	r->nm = (unsigned)metric_defaults(r->m, REPORT_MAX_METRICS, traces);
 	for (unsigned i = 0; i < r->n; i++) {
 		size_t runs = json_object_array_length(r->g[i].runs);
 
