@@ -290,3 +290,21 @@ Test(report, metric_names)
 	cr_expect(strstr(err, "add it to events"), "%s", err);
 	cr_expect_eq(metric_parse("ns/", NULL, 0, &m, err, sizeof(err)), -1);
 }
+
+Test(metric, trace_records)
+{
+	struct metric m[8];
+	double v;
+	struct json_object *rec = json_tokener_parse(
+		"{\"bench\":{\"iterations\":10},\"trace\":{\"user\":100,\"kernel\":250}}");
+	size_t n = metric_defaults(m, 8, true);
+
+	cr_assert_eq(n, 2, "traces compare kernel and user instruction counts");
+	cr_assert_eq(metric_eval(&m[0], rec, &v), MS_OK);
+	cr_expect_eq(v, 25.0, "kernel instructions per iteration");
+	cr_assert_eq(metric_eval(&m[1], rec, &v), MS_OK);
+	cr_expect_eq(v, 10.0, "user instructions per iteration");
+	cr_expect_eq(metric_defaults(m, 8, false), 5, "runs keep the timed-region metrics");
+	cr_expect_eq(metric_eval(&m[0], rec, &v), MS_MISSING, "a trace has no TSC region");
+	json_object_put(rec);
+}
