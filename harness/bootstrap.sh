@@ -46,5 +46,6 @@ main)
 	# The main job: boot the guest kernel and print its boot report.
 	exec "$build/entrylab" run ;;
 test)
-	exec ctest --test-dir "$build" --output-on-failure ;;
+	# -V: every PASS/FAIL/SKIP line with its reason reaches the log.
+	exec ctest --test-dir "$build" --output-on-failure -V ;;
 esac
