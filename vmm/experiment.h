@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define EXP_MAX_VARIANTS 64
+#define EXP_MAX_VARIANTS 256
 #define EXP_MAX_METRICS 24
 #define EXP_NAME_MAX 48
 #define EXP_METRIC_MAX 64
