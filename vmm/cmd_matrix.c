@@ -11,11 +11,15 @@
 
 #include "commands.h"
 #include "matrix.h"
+#include "metric.h"
 #include "nested.h"
 #include "record.h"
 #include "status.h"
 
-enum { OPT_JSON = 256, OPT_ONLY, OPT_NESTED, OPT_NO_NESTED, OPT_TIMEOUT, OPT_DRY_RUN, OPT_ARGS };
+enum {
+	OPT_JSON = 256, OPT_ONLY, OPT_NESTED, OPT_NO_NESTED, OPT_TIMEOUT, OPT_DRY_RUN, OPT_ARGS,
+	OPT_TRACE,
+};
 
 static const struct option matrix_options[] = {
 	{"repeat", required_argument, 0, 'r'},
@@ -29,6 +33,7 @@ static const struct option matrix_options[] = {
 	{"timeout", required_argument, 0, OPT_TIMEOUT},
 	{"dry-run", no_argument, 0, OPT_DRY_RUN},
 	{"args", required_argument, 0, OPT_ARGS},
+	{"trace", no_argument, 0, OPT_TRACE},
 	{"verbose", no_argument, 0, 'v'},
 	{"help", no_argument, 0, 'h'},
 	{0, 0, 0, 0},
@@ -49,6 +54,8 @@ static void matrix_usage(FILE *f)
 		"      --timeout SEC     per boot\n"
 		"      --nested, --no-nested  force or forbid the nested runner\n"
 		"      --dry-run         print the runs instead of doing them\n"
+		"      --trace           each variant once under QEMU TCG as `entrylab trace`:\n"
+		"                        exact instruction counts, any host (no KVM needed)\n"
 		"  -v                    guest console and program output on stderr\n");
 }
 
@@ -86,6 +93,7 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 		case OPT_NO_NESTED: o->nested = EL_NESTED_FORBID; break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_ARGS: o->args = optarg; break;
+		case OPT_TRACE: o->trace = true; break;
 		case OPT_TIMEOUT:
 			o->timeout_s = strtod(optarg, &end);
 			if (!*optarg || *end || !(o->timeout_s > 0) || o->timeout_s > 86400)
@@ -109,6 +117,18 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 	o->experiment_arg = optind;
 	if (o->json && o->csv_sep)
 		return bad("choose one output format", "--json and -x both given:", "-x");
+	/* A trace is deterministic (repeats give the same counts) and TCG by design. */
+	if (o->trace && o->repeat) {
+		fprintf(stderr, "entrylab matrix: -r with --trace: a trace is deterministic, "
+				"repeats give the same counts; drop -r (--trace runs each variant "
+				"once)\n");
+		return EL_EXIT_USAGE;
+	}
+	if (o->trace && o->nested == EL_NESTED_FORCE) {
+		fprintf(stderr, "entrylab matrix: --nested with --trace: a trace runs under QEMU "
+				"TCG here, never on KVM or the nested runner; drop --nested\n");
+		return EL_EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -126,12 +146,60 @@ static void nested_deadline(const struct matrix *m)
 	setenv("ENTRYLAB_NESTED_TIMEOUT", buf, 1);
 }
 
+static bool trace_term(const struct metric_term *t)
+{
+	return t->base == MB_ITERATIONS || t->base == MB_TRACE_USER || t->base == MB_TRACE_KERNEL;
+}
+
+/*
+ * --trace columns: instructions per iteration, kernel and user, then the
+ * file's metrics a trace can give.  A trace has no PMU and no timed region
+ * (its records' region is null): the other metrics are left out, said once.
+ */
+static void trace_metrics(const struct el_experiment *e, struct report *r)
+{
+	char dropped[512] = "", err[256];
+	size_t o = 0;
+	struct metric mt;
+
+	report_metric(r, "trace_kernel", NULL, 0, err, sizeof(err));
+	report_metric(r, "trace_user", NULL, 0, err, sizeof(err));
+	for (unsigned i = 0; i < e->nmetrics; i++) {
+		bool have = false;
+
+		if (metric_parse(e->metrics[i], NULL, 0, &mt, err, sizeof(err)))
+			continue;
+		for (unsigned k = 0; k < r->nm; k++)
+			have = have || !strcmp(r->m[k].label, mt.label);
+		if (trace_term(&mt.num) && trace_term(&mt.den)) {
+			if (!have)
+				report_metric(r, e->metrics[i], NULL, 0, err, sizeof(err));
+		} else if (o < sizeof(dropped)) {
+			o += (size_t)snprintf(dropped + o, sizeof(dropped) - o, "%s%s",
+					      o ? ", " : "", e->metrics[i]);
+		}
+	}
+	if (dropped[0] || e->events)
+		fprintf(stderr, "entrylab matrix: --trace counts instructions exactly, by "
+				"privilege; it has no PMU events%s%s%s and no timed region, so these "
+				"metrics are left out: %s\n", e->events ? " (" : "",
+			e->events ? e->events : "", e->events ? ")" : "",
+			dropped[0] ? dropped : "none");
+}
+
 static void print_report(const struct matrix *m, struct report *r, const char *output)
 {
 	const struct el_experiment *e = &m->exp;
-	char err[256];
+	char err[256], runs[96];
 
-	for (unsigned i = 0; i < e->nmetrics; i++) {
+	if (m->o.trace)
+		snprintf(runs, sizeof(runs), "traced once per variant under QEMU TCG (exact "
+			 "instruction counts)");
+	else
+		snprintf(runs, sizeof(runs), "%u run(s) per variant", m->repeat);
+	if (m->o.trace)
+		trace_metrics(e, r);
+	for (unsigned i = 0; i < e->nmetrics && !m->o.trace; i++) {
 		const char *events[EL_MAX_COUNTERS];
 		char buf[512], *save, *tok;
 		size_t n = 0;
@@ -142,7 +210,7 @@ static void print_report(const struct matrix *m, struct report *r, const char *o
 			events[n++] = tok;
 		report_metric(r, e->metrics[i], events, n, err, sizeof(err));
 	}
-	if (!e->nmetrics) {
+	if (!e->nmetrics && !m->o.trace) {
 		char buf[512], *save, *tok;
 
 		report_default_metrics(r);
@@ -166,8 +234,8 @@ static void print_report(const struct matrix *m, struct report *r, const char *o
 		report_print_csv(stdout, r, m->o.csv_sep);
 		return;
 	}
-	printf("entrylab matrix %s%s%s%s: %u run(s) per variant\n", e->name,
-	       e->seed[0] ? " (seed " : "", e->seed, e->seed[0] ? ")" : "", m->repeat);
+	printf("entrylab matrix %s%s%s%s: %s\n", e->name,
+	       e->seed[0] ? " (seed " : "", e->seed, e->seed[0] ? ")" : "", runs);
 	if (e->description[0])
 		printf("  %s\n", e->description);
 	if (output)
@@ -200,17 +268,22 @@ int cmd_matrix(int argc, char **argv)
 		goto out;
 	output = inner ? nested_inner_output() : m->o.output;
 	if (!output) {
-		if (record_default_path(m->exp.name, defpath, sizeof(defpath))) {
+		char name[sizeof(m->exp.name) + 8];
+
+		snprintf(name, sizeof(name), "%s%s", m->exp.name, m->o.trace ? "-trace" : "");
+		if (record_default_path(name, defpath, sizeof(defpath))) {
 			rc = EL_EXIT_USAGE;
 			goto out;
 		}
 		output = defpath;
 	}
-	usable = inner || (m->o.nested != EL_NESTED_FORCE && nested_kvm_usable());
-	if (usable)
+	/* --trace needs no KVM: QEMU TCG here, so never the nested runner. */
+	usable = inner || m->o.trace ||
+		 (m->o.nested != EL_NESTED_FORCE && nested_kvm_usable());
+	if (usable && !m->o.trace)
 		matrix_prerequisites(m);
 	if (m->o.dry_run) {
-		matrix_print_plan(stdout, m, usable, output);
+		matrix_print_plan(stdout, m, usable && !m->o.trace, output);
 		goto out;
 	}
 	if (!usable) {

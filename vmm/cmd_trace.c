@@ -3,6 +3,7 @@
  * TCG with the eltrace plugin (never KVM, never the nested runner), then
  * turn QEMU's exit, the console and the plugin's counts into a run record
  * with a "trace" object, the table on stdout and, with --listing, the path.
+ * trace_prepare/trace_once are also what `entrylab matrix --trace` runs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,7 +97,7 @@ static struct json_object *trace_record(const struct el_cli_trace *cli,
 	return rec;
 }
 
-static int trace_prepare(struct el_cli_trace *cli, struct el_trace_job *job)
+int trace_prepare(struct el_cli_trace *cli, struct el_trace_job *job)
 {
 	char cpu[512], err[512];
 	int rc;
@@ -150,20 +151,58 @@ static void trace_print(const struct el_cli_trace *cli, struct json_object *rec,
 	fflush(stdout);
 }
 
+struct json_object *trace_once(const struct el_trace_job *job, struct el_run_result *res,
+			       struct el_trace_result *out)
+{
+	const struct el_cli_trace *cli = job->cli;
+	char err[256] = "";
+
+	memset(out, 0, sizeof(*out));
+	memset(res, 0, sizeof(*res));
+	trace_qemu_run(job, &out->q);
+	out->have_data = out->q.plugin_out && !trace_parse(out->q.plugin_out,
+							   out->q.plugin_out_len, &out->d, err,
+							   sizeof(err));
+	trace_outcome(&out->q, &out->d, out->have_data, res);
+	/* QEMU ran the guest, but what the plugin wrote cannot be read. */
+	if (out->q.plugin_out && !out->have_data && !out->q.timed_out && !out->q.signal) {
+		res->status = EL_RUN_VMM_ERROR;
+		snprintf(res->detail, sizeof(res->detail), "%s", err);
+	}
+	if (out->have_data && out->d.plugin_error && res->status == EL_RUN_OK) {
+		res->status = EL_RUN_VMM_ERROR;
+		snprintf(res->detail, sizeof(res->detail), "the eltrace plugin ran out of memory or "
+			 "found its counts inconsistent: the trace is not to be trusted");
+	}
+	out->have_data = out->have_data && out->d.executed;
+	if (out->have_data) {
+		load_maps(cli, out->q.console, out->tabs, &out->m);
+		if (trace_totals(&out->d, &out->m, &out->t))
+			out->have_data = false;
+	}
+	return trace_record(cli, res, &out->q,
+			    out->have_data ? trace_json(&out->d, &out->t, cli->run.iterations)
+					   : NULL);
+}
+
+void trace_result_free(struct el_trace_result *out)
+{
+	trace_totals_free(&out->t);
+	trace_data_free(&out->d);
+	for (unsigned i = 0; i < 3; i++)
+		symtab_free(&out->tabs[i]);
+	trace_run_free(&out->q);
+}
+
 int cmd_trace(int argc, char **argv)
 {
 	struct el_cli_trace cli;
 	struct el_trace_job job;
-	struct el_trace_run q;
-	struct el_trace_data d = {0};
-	struct el_trace_totals t = {0};
-	struct el_symtab tabs[3] = {0};
-	struct el_trace_maps m = {0};
-	struct el_run_result res = {0};
+	struct el_trace_result out;
+	struct el_run_result res;
 	struct json_object *rec;
-	char defpath[256], err[256] = "";
+	char defpath[256];
 	const char *output;
-	bool have_data;
 	int rc = cli_trace_parse(argc, argv, &cli);
 
 	if (rc || (rc = trace_prepare(&cli, &job)))
@@ -177,37 +216,12 @@ int cmd_trace(int argc, char **argv)
 			return EL_EXIT_USAGE;
 		output = defpath;
 	}
-	trace_qemu_run(&job, &q);
-	have_data = q.plugin_out && !trace_parse(q.plugin_out, q.plugin_out_len, &d, err,
-						 sizeof(err));
-	trace_outcome(&q, &d, have_data, &res);
-	/* QEMU ran the guest, but what the plugin wrote cannot be read. */
-	if (q.plugin_out && !have_data && !q.timed_out && !q.signal) {
-		res.status = EL_RUN_VMM_ERROR;
-		snprintf(res.detail, sizeof(res.detail), "%s", err);
-	}
-	if (have_data && d.plugin_error && res.status == EL_RUN_OK) {
-		res.status = EL_RUN_VMM_ERROR;
-		snprintf(res.detail, sizeof(res.detail), "the eltrace plugin ran out of memory or "
-			 "found its counts inconsistent: the trace is not to be trusted");
-	}
-	have_data = have_data && d.executed;
-	if (have_data) {
-		load_maps(&cli, q.console, tabs, &m);
-		if (trace_totals(&d, &m, &t))
-			have_data = false;
-	}
-	rec = trace_record(&cli, &res, &q,
-			   have_data ? trace_json(&d, &t, cli.run.iterations) : NULL);
+	rec = trace_once(&job, &res, &out);
 	rc = record_exit_code(&res);
 	if (record_append(output, rec) && rc == 0)
 		rc = EL_EXIT_VMM;
-	trace_print(&cli, rec, &res, &d, &t, &m, have_data, output);
+	trace_print(&cli, rec, &res, &out.d, &out.t, &out.m, out.have_data, output);
 	json_object_put(rec);
-	trace_totals_free(&t);
-	trace_data_free(&d);
-	for (unsigned i = 0; i < 3; i++)
-		symtab_free(&tabs[i]);
-	trace_run_free(&q);
+	trace_result_free(&out);
 	return rc;
 }

@@ -3,7 +3,8 @@
  * file, `repeat` fresh VMs each, records appended as runs complete, then
  * the report.  cmd_matrix.c (options, native or nested), matrix_plan.c
  * (the runs as `entrylab run` command lines, prerequisites, --dry-run),
- * matrix_exec.c (one child process per boot, records).
+ * matrix_exec.c (one child process per boot, records).  --trace runs each
+ * variant once as `entrylab trace` (QEMU TCG, exact counts) instead.
  */
 #ifndef EL_MATRIX_H
 #define EL_MATRIX_H
@@ -28,18 +29,20 @@ struct matrix_opts {
 	const char *output;     /* -o; NULL = results/<experiment>-<time>.jsonl */
 	const char *csv_sep;    /* -x */
 	bool json, dry_run, verbose;
+	bool trace;             /* --trace: every variant as `entrylab trace`, once */
 	double timeout_s;       /* --timeout; 0 = the file's */
 	const char *only;       /* --only V1,V2 */
 	enum el_nested_mode nested;
 };
 
-/* One selected variant as the `entrylab run` command line it is. */
+/* One selected variant as the `entrylab run` (or, --trace, `trace`) command line it is. */
 struct matrix_variant {
 	unsigned index; /* in exp.variants */
 	int argc;
 	char *argv[MATRIX_MAX_ARGV]; /* argv[0] = "run"; points into exp or the buffers below */
 	char *args_copy;             /* the benchmark arguments, split in place */
 	char num[4][32];             /* -n, -m, --timeout values */
+	char cpu[320];               /* --trace: cpu with the required features as +feat */
 	char skip[384];              /* non-empty: not run, and why */
 };
 

@@ -4,7 +4,8 @@
  * record back through a pipe.  A VMM crash then costs one run, not the
  * matrix; the parent tags each record with its experiment, variant and run,
  * appends it at once (a matrix that dies keeps what completed) and files it
- * in the report.
+ * in the report.  Under --trace the child runs trace_prepare + trace_once
+ * (`entrylab trace`) instead, and QEMU refusing a -cpu is a skip.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include "run_once.h"
 #include "status.h"
 #include "summary.h"
+#include "trace.h"
 
 static bool write_all(int fd, const char *p, size_t len)
 {
@@ -36,29 +38,66 @@ static bool write_all(int fd, const char *p, size_t len)
 	return true;
 }
 
+/* The variant's command line parsed and prepared by run's code, or trace's under --trace. */
+static int parse_prepare(const struct matrix *m, const struct matrix_variant *mv,
+			 struct el_cli_trace *t, struct el_trace_job *job)
+{
+	int rc;
+
+	if (!m->o.trace)
+		return (rc = cli_run_parse(mv->argc, (char **)mv->argv, &t->run)) ? rc
+										    : run_prepare(&t->run);
+	if ((rc = cli_trace_parse(mv->argc, (char **)mv->argv, t)))
+		return rc;
+	/* No job: a -cpu QEMU never gives (a skip) still gets its record. */
+	return job ? trace_prepare(t, job) : run_prepare(&t->run);
+}
+
 /* A record for a run that did not boot (skipped, or its process died). */
-static struct json_object *record_without_run(const struct matrix_variant *mv,
+static struct json_object *record_without_run(const struct matrix *m,
+					      const struct matrix_variant *mv,
 					      const struct el_host_info *host,
 					      enum el_run_status status, const char *detail)
 {
 	struct el_run_result *res = calloc(1, sizeof(*res));
 	struct json_object *rec = NULL;
-	struct el_cli_run cli;
+	struct el_cli_trace t;
 
-	if (res && !cli_run_parse(mv->argc, (char **)mv->argv, &cli) && !run_prepare(&cli)) {
+	if (res && !parse_prepare(m, mv, &t, NULL)) {
 		res->status = status;
 		snprintf(res->detail, sizeof(res->detail), "%s", detail);
-		rec = record_build(&cli, host, res);
+		rec = record_build(&t.run, host, res);
 	}
 	free(res);
+	return rec;
+}
+
+/* One boot as `entrylab run` does it, or one trace as `entrylab trace` does. */
+static struct json_object *boot(const struct matrix *m, const struct matrix_variant *mv,
+				const struct el_host_info *host, int *code)
+{
+	struct el_trace_result out;
+	struct el_trace_job job;
+	struct el_run_result res;
+	struct el_cli_trace t;
+	struct json_object *rec;
+
+	if ((*code = parse_prepare(m, mv, &t, &job)))
+		return NULL;
+	rec = m->o.trace ? trace_once(&job, &res, &out) : run_once(&t.run, host, &res);
+	*code = record_exit_code(&res);
+	if (m->o.verbose)
+		summary_problem(stderr, &res);
+	if (m->o.trace)
+		trace_result_free(&out);
+	else
+		el_run_result_free(&res);
 	return rec;
 }
 
 static int child_run(const struct matrix *m, const struct matrix_variant *mv,
 		     const struct el_host_info *host, int fd)
 {
-	struct el_run_result res;
-	struct el_cli_run cli;
 	struct json_object *rec;
 	const char *text;
 	int code, out = m->o.verbose ? 2 : open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -66,12 +105,8 @@ static int child_run(const struct matrix *m, const struct matrix_variant *mv,
 	/* The program's own stdout would break up the table: stderr with -v, else dropped. */
 	if (out >= 0)
 		dup2(out, 1);
-	if (cli_run_parse(mv->argc, (char **)mv->argv, &cli) || run_prepare(&cli))
-		return EL_EXIT_USAGE;
-	rec = run_once(&cli, host, &res);
-	code = record_exit_code(&res);
-	if (m->o.verbose)
-		summary_problem(stderr, &res);
+	if (!(rec = boot(m, mv, host, &code)))
+		return code ? code : EL_EXIT_VMM;
 	text = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
 						   JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!write_all(fd, text, strlen(text)))
@@ -111,7 +146,7 @@ static struct json_object *run_one(const struct matrix *m, const struct matrix_v
 	fflush(NULL);
 	if (pipe2(p, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
 		snprintf(detail, sizeof(detail), "could not start the run: %s", strerror(errno));
-		return record_without_run(mv, host, EL_RUN_VMM_ERROR, detail);
+		return record_without_run(m, mv, host, EL_RUN_VMM_ERROR, detail);
 	}
 	if (pid == 0) {
 		close(p[0]);
@@ -136,7 +171,7 @@ static struct json_object *run_one(const struct matrix *m, const struct matrix_v
 	else
 		snprintf(detail, sizeof(detail), "the process running this boot exited with %d "
 			 "without a record (messages above)", WEXITSTATUS(st));
-	return record_without_run(mv, host, EL_RUN_VMM_ERROR, detail);
+	return record_without_run(m, mv, host, EL_RUN_VMM_ERROR, detail);
 }
 
 static void tag(struct json_object *rec, const struct matrix *m, const struct matrix_variant *mv,
@@ -161,7 +196,7 @@ static void tag(struct json_object *rec, const struct matrix *m, const struct ma
 static void progress(unsigned k, unsigned total, const char *variant, unsigned run,
 		     unsigned repeat, struct json_object *rec)
 {
-	struct json_object *v, *vmm;
+	struct json_object *v, *vmm = NULL;
 	const char *status = "?", *detail = NULL;
 
 	if (json_object_object_get_ex(rec, "status", &v))
@@ -170,10 +205,33 @@ static void progress(unsigned k, unsigned total, const char *variant, unsigned r
 		detail = json_object_get_string(v);
 	fprintf(stderr, "entrylab matrix: [%u/%u] %s run %u/%u: %s", k, total, variant, run,
 		repeat, status);
-	if (json_object_object_get_ex(rec, "vmm", &vmm) &&
+	/* A trace's time is QEMU's. */
+	if ((json_object_object_get_ex(rec, "vmm", &vmm) ||
+	     json_object_object_get_ex(rec, "qemu", &vmm)) &&
 	    json_object_object_get_ex(vmm, "wall_ms", &v))
 		fprintf(stderr, " (%.0f ms)", json_object_get_double(v));
 	fprintf(stderr, "%s%s\n", detail ? ": " : "", detail ? detail : "");
+}
+
+/*
+ * Under --trace, a run QEMU refused as unsupported (a +feat -cpu max lacks,
+ * under `enforce`) is that variant's prerequisite failing: a skip, as a
+ * feature KVM lacks is for run.  True after relabelling the record so.
+ */
+static bool trace_skipped(const struct matrix *m, struct json_object *rec, const char *variant)
+{
+	struct json_object *v;
+	char detail[512];
+
+	if (!m->o.trace || !json_object_object_get_ex(rec, "status", &v) ||
+	    strcmp(json_object_get_string(v), "unsupported"))
+		return false;
+	snprintf(detail, sizeof(detail), "skipped: %s",
+		 json_object_object_get_ex(rec, "detail", &v) ? json_object_get_string(v)
+							     : "QEMU TCG cannot run it");
+	fprintf(stderr, "entrylab matrix: %s: %s\n", variant, detail);
+	json_object_object_add(rec, "detail", json_object_new_string(detail));
+	return true;
 }
 
 static int keep(struct json_object *rec, const char *output, struct report *r, int g)
@@ -191,7 +249,12 @@ int matrix_exec(struct matrix *m, const char *output, struct report *r)
 	unsigned total = 0, k = 0, ran = 0;
 	int exit_code = 0;
 
-	host_info_collect(&host, nested_is_inner());
+	if (m->o.trace) {
+		host_info_get(&host, NULL);
+		host.kvm = "tcg";
+	} else {
+		host_info_collect(&host, nested_is_inner());
+	}
 	for (unsigned i = 0; i < m->nv; i++)
 		total += m->v[i].skip[0] ? 0 : m->repeat;
 	for (unsigned i = 0; i < m->nv; i++) {
@@ -207,7 +270,7 @@ int matrix_exec(struct matrix *m, const char *output, struct report *r)
 
 			fprintf(stderr, "entrylab matrix: %s: skipped: %s\n", ev->name, mv->skip);
 			snprintf(detail, sizeof(detail), "skipped: %s", mv->skip);
-			rec = record_without_run(mv, &host, EL_RUN_UNSUPPORTED, detail);
+			rec = record_without_run(m, mv, &host, EL_RUN_UNSUPPORTED, detail);
 			if (rec)
 				tag(rec, m, mv, 0);
 			if (!rec || keep(rec, output, r, g))
@@ -220,6 +283,12 @@ int matrix_exec(struct matrix *m, const char *output, struct report *r)
 			rec = run_one(m, mv, &host, &code);
 			if (!rec)
 				return EL_EXIT_VMM;
+			if (trace_skipped(m, rec, ev->name)) {
+				tag(rec, m, mv, 0);
+				if (keep(rec, output, r, g))
+					return EL_EXIT_VMM;
+				break;
+			}
 			tag(rec, m, mv, run);
 			progress(++k, total, ev->name, run, m->repeat, rec);
 			if (keep(rec, output, r, g)) {

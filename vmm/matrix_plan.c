@@ -14,6 +14,7 @@
 #include "matrix.h"
 #include "run_once.h"
 #include "status.h"
+#include "trace.h"
 
 static void push(struct matrix_variant *v, char *s)
 {
@@ -58,21 +59,37 @@ static int select_variants(struct matrix *m)
 	return 0;
 }
 
+/*
+ * Under --trace a variant's prerequisites go to QEMU as +feat: `enforce`
+ * then refuses what -cpu max lacks, and the run says which (a skip).
+ */
+static const char *trace_cpu(struct matrix_variant *mv, const struct exp_variant *ev)
+{
+	size_t o = (size_t)snprintf(mv->cpu, sizeof(mv->cpu), "%s", ev->cpu);
+
+	for (unsigned f = 0; f < EL_FEAT_COUNT && o < sizeof(mv->cpu); f++)
+		if (ev->requires >> f & 1)
+			o += (size_t)snprintf(mv->cpu + o, sizeof(mv->cpu) - o, ",+%s",
+					      el_features[f].name);
+	return mv->cpu;
+}
+
 static void build_argv(struct matrix *m, struct matrix_variant *mv)
 {
 	const struct el_experiment *e = &m->exp;
 	const struct exp_variant *ev = &e->variants[mv->index];
 	uint64_t iterations = m->o.iterations ? m->o.iterations : ev->iterations;
-	double timeout = m->o.timeout_s ? m->o.timeout_s : e->timeout_s;
+	/* The file's timeout is for KVM boots; a trace keeps its own unless --timeout. */
+	double timeout = m->o.timeout_s ? m->o.timeout_s : m->o.trace ? 0 : e->timeout_s;
 	const char *args = m->o.args ? m->o.args : ev->args;
 	char *save, *tok;
 
-	push(mv, "run");
+	push(mv, m->o.trace ? "trace" : "run");
 	push(mv, "-c");
-	push(mv, (char *)ev->cpu);
+	push(mv, m->o.trace ? (char *)trace_cpu(mv, ev) : (char *)ev->cpu);
 	push(mv, "-a");
 	push(mv, ev->append);
-	if (e->events) {
+	if (e->events && !m->o.trace) {
 		push(mv, "-e");
 		push(mv, (char *)e->events);
 	}
@@ -105,24 +122,40 @@ static void build_argv(struct matrix *m, struct matrix_variant *mv)
 		push(mv, tok);
 }
 
+/* run's parser and preparation, or under --trace trace's; a -cpu QEMU never gives is a skip. */
+static int check_variant(struct matrix *m, struct matrix_variant *mv)
+{
+	struct el_cli_trace t;
+	struct el_trace_job job;
+	struct el_cli_run cli;
+	char cpu[512];
+	int rc;
+
+	if (mv->argc >= MATRIX_MAX_ARGV - 1)
+		return EL_EXIT_USAGE;
+	if (!m->o.trace)
+		return (rc = cli_run_parse(mv->argc, mv->argv, &cli)) ? rc : run_prepare(&cli);
+	if ((rc = cli_trace_parse(mv->argc, mv->argv, &t)))
+		return rc;
+	if (trace_qemu_cpu(&t.run.spec.cpu, cpu, sizeof(cpu), mv->skip, sizeof(mv->skip)))
+		return 0;
+	return trace_prepare(&t, &job);
+}
+
 int matrix_plan(struct matrix *m)
 {
 	int rc;
 
-	m->repeat = m->o.repeat ? m->o.repeat : m->exp.repeat;
+	/* A trace is deterministic: one run per variant says all there is. */
+	m->repeat = m->o.trace ? 1 : m->o.repeat ? m->o.repeat : m->exp.repeat;
 	if ((rc = select_variants(m)))
 		return rc;
 	for (unsigned i = 0; i < m->nv; i++) {
 		struct matrix_variant *mv = &m->v[i];
 		const struct exp_variant *ev = &m->exp.variants[mv->index];
-		struct el_cli_run cli;
 
 		build_argv(m, mv);
-		if (mv->argc >= MATRIX_MAX_ARGV - 1)
-			rc = EL_EXIT_USAGE;
-		else if (!(rc = cli_run_parse(mv->argc, mv->argv, &cli)))
-			rc = run_prepare(&cli);
-		if (rc) {
+		if ((rc = check_variant(m, mv))) {
 			fprintf(stderr, "entrylab matrix: %s:%d: variant '%s' cannot run as given "
 					"(above); fix the file or the matrix option\n", m->path,
 				ev->line, ev->name);
@@ -223,7 +256,10 @@ void matrix_print_plan(FILE *f, const struct matrix *m, bool checked, const char
 			unchecked = unchecked || !checked;
 		}
 	}
-	if (unchecked)
+	if (unchecked && m->o.trace)
+		fprintf(f, "Required CPU features go to QEMU as +feat (above): a variant whose "
+			   "feature -cpu max lacks is skipped.\n");
+	else if (unchecked)
 		fprintf(f, "Required CPU features are checked when the matrix runs (/dev/kvm is "
 			   "not usable here: in the nested runner's VM).\n");
 }

@@ -214,4 +214,28 @@ void trace_csv(FILE *f, const char *sep, const struct el_trace_data *d,
 void trace_listing(FILE *f, const struct el_trace_data *d, const struct el_trace_maps *m,
 		   uint64_t iterations);
 
+
+/* ---- one trace as functions (cmd_trace.c), for commands that trace many times (matrix) ---- */
+
+/* Everything one trace leaves behind; the record points into none of it. */
+struct el_trace_result {
+	struct el_trace_run q;
+	struct el_trace_data d;
+	struct el_trace_totals t;
+	struct el_symtab tabs[3];
+	struct el_trace_maps m;
+	bool have_data; /* d and t hold the region's counts */
+};
+
+/*
+ * After cli_trace_parse(): QEMU's -cpu checked, the program, initrd and
+ * kernel prepared as run_prepare() does, the region markers found.  0, or
+ * an EL_EXIT_* code after printing why.
+ */
+int trace_prepare(struct el_cli_trace *cli, struct el_trace_job *job);
+/* Runs QEMU once; the record (caller puts it), *res and *out (free with trace_result_free). */
+struct json_object *trace_once(const struct el_trace_job *job, struct el_run_result *res,
+			       struct el_trace_result *out);
+void trace_result_free(struct el_trace_result *out);
+
 #endif

@@ -141,3 +141,50 @@ Test(matrix, dry_run_and_bad_file_boot_nothing)
 	cr_expect(strstr(p.err, "no variant 'pti-of'"), "%s", p.err);
 	proc_free(&p);
 }
+
+/* --trace: every variant once under QEMU TCG, exact counts; no KVM and no nested runner. */
+Test(matrix, tiny_experiment_traced, .timeout = 600)
+{
+	const char *out = tmp_output("tiny-trace.jsonl");
+	struct json_object *all;
+	double kernel[2] = {0};
+	struct el_proc p;
+	size_t n;
+
+	entrylab(&p, "matrix", TINY, "--trace", "-r", "2", NULL);
+	cr_expect_eq(p.status, 120, "-r is refused under --trace: %s", p.err);
+	cr_expect(strstr(p.err, "deterministic"), "%s", p.err);
+	proc_free(&p);
+
+	entrylab(&p, "matrix", TINY, "--trace", "-o", out, NULL);
+	cr_assert_eq(p.status, 0, "matrix --trace exit %d\n%s%s", p.status, p.out, p.err);
+	cr_expect(strstr(p.out, "insns:k/iter"), "%s", p.out);
+	cr_expect(strstr(p.out, "insns:u/iter"), "%s", p.out);
+	cr_expect(!strstr(p.out, "ns/iter"), "no timings from a trace: %s", p.out);
+	cr_expect(strstr(p.err, "no PMU events"), "%s", p.err);
+	all = records(out);
+	n = json_object_array_length(all);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(all, i);
+		const char *variant = jstr(r, "experiment.variant");
+
+		cr_assert(variant);
+		if (!strcmp(jstr(r, "status"), "unsupported")) {
+			cr_expect_str_eq(variant, "pcid", "%s", jstr(r, "detail"));
+			cr_expect(json_object_get_boolean(jget(r, "experiment.skipped")));
+			continue;
+		}
+		cr_expect_str_eq(jstr(r, "status"), "ok", "%s", jstr(r, "detail"));
+		cr_expect_eq(json_object_get_int(jget(r, "experiment.runs")), 1);
+		cr_assert(jget(r, "trace"), "variant %s has no trace object", variant);
+		if (!strcmp(variant, "pti-off") || !strcmp(variant, "pti-on"))
+			kernel[!strcmp(variant, "pti-on")] =
+				json_object_get_double(jget(r, "trace.per_iter.kernel"));
+	}
+	cr_expect(n == 3, "one record per variant, got %zu", n);
+	cr_expect(kernel[0] > 0 && kernel[1] > kernel[0],
+		  "PTI adds kernel instructions per iteration: off %.2f on %.2f", kernel[0],
+		  kernel[1]);
+	json_object_put(all);
+	proc_free(&p);
+}
