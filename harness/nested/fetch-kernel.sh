@@ -64,8 +64,15 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 sandbox=
 [ "$(id -u)" = 0 ] && sandbox="-o APT::Sandbox::User=root"
 echo "$me: downloading $pkg"
-(cd "$tmp" && apt-get download -q $sandbox "$pkg") ||
-	die "apt-get download $pkg failed; check the network and apt sources"
+if ! (cd "$tmp" && apt-get download -q $sandbox "$pkg"); then
+	# Stale package lists name a version the mirror no longer has: refresh once.
+	echo "$me: download failed; refreshing the package lists once"
+	apt-get update -qq || die "apt-get update failed; check the network and apt sources"
+	pkg=$(find_pkg)
+	[ -n "$pkg" ] || die "apt knows no linux-image-amd64 after apt-get update"
+	(cd "$tmp" && apt-get download -q $sandbox "$pkg") ||
+		die "apt-get download $pkg failed; check the network and apt sources"
+fi
 deb=$(ls "$tmp"/*.deb)
 dpkg-deb -x "$deb" "$tmp/x" || die "dpkg-deb -x $deb failed"
 version=$(dpkg-deb -f "$deb" Version)
