@@ -81,7 +81,8 @@ Test(hostout, write_fallback_in_order)
 	cr_expect(!strncmp(hostout_backend(), "write(2)", 8));
 }
 
-Test(hostout, dead_reader_does_not_hang)
+/* Fails by timing out (or crashing) if a write to a vanished reader blocks or kills us. */
+Test(hostout, dead_reader_does_not_hang, .timeout = 5)
 {
 	int p[2], saved = dup(1);
 
@@ -95,5 +96,4 @@ Test(hostout, dead_reader_does_not_hang)
 	hostout_write(1, "lost too", 8);
 	hostout_flush();
 	dup2(saved, 1);
-	cr_expect(1, "returned");
 }
