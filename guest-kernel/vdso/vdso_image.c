@@ -5,33 +5,8 @@
  */
 #include "lib/kprintf.h"
 #include "lib/string.h"
+#include "vdso/elf64.h"
 #include "vdso/vdso_image.h"
-
-/* The few ELF64 fields the check reads (the kernel has no <elf.h>). */
-struct elf64_ehdr {
-	uint8_t ident[16];
-	uint16_t type, machine;
-	uint32_t version;
-	uint64_t entry, phoff, shoff;
-	uint32_t flags;
-	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
-struct elf64_phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
-
-struct elf64_dyn {
-	int64_t tag;
-	uint64_t val;
-};
-
-#define ET_DYN 3
-#define EM_X86_64 62
-#define PT_LOAD 1
-#define PT_DYNAMIC 2
-#define PF_RX 5
 
 /* Dynamic tags: what a mapped-as-is vDSO must have, and what it must not. */
 static const struct {

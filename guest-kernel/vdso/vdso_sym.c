@@ -3,42 +3,8 @@
  * at 0 and loaded as one segment from offset 0 (vdso_image_check), so the
  * dynamic section's addresses are offsets into it.
  */
+#include "elf64.h"
 #include "vdso_sym.h"
-
-#define PT_DYNAMIC 2
-#define DT_NULL 0
-#define DT_HASH 4
-#define DT_STRTAB 5
-#define DT_SYMTAB 6
-#define DT_STRSZ 10
-#define DT_SYMENT 11
-#define SHN_UNDEF 0
-
-struct sym_ehdr {
-	uint8_t ident[16];
-	uint16_t type, machine;
-	uint32_t version;
-	uint64_t entry, phoff, shoff;
-	uint32_t flags;
-	uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
-};
-
-struct sym_phdr {
-	uint32_t type, flags;
-	uint64_t offset, vaddr, paddr, filesz, memsz, align;
-};
-
-struct sym_dyn {
-	int64_t tag;
-	uint64_t val;
-};
-
-struct sym_entry {
-	uint32_t name;
-	uint8_t info, other;
-	uint16_t shndx;
-	uint64_t value, size;
-};
 
 static int fits(uint64_t off, uint64_t len, uint64_t size)
 {
@@ -59,10 +25,10 @@ static int name_is(const uint8_t *strtab, uint64_t strsz, uint64_t off, const ch
 	return 0;
 }
 
-static const struct sym_phdr *find_dynamic(const uint8_t *img, uint64_t size)
+static const struct elf64_phdr *find_dynamic(const uint8_t *img, uint64_t size)
 {
-	const struct sym_ehdr *eh = (const void *)img;
-	const struct sym_phdr *ph;
+	const struct elf64_ehdr *eh = (const void *)img;
+	const struct elf64_phdr *ph;
 	unsigned i;
 
 	if (size < sizeof(*eh) || eh->ident[0] != 0x7f || eh->ident[1] != 'E' ||
@@ -80,10 +46,10 @@ static const struct sym_phdr *find_dynamic(const uint8_t *img, uint64_t size)
 
 uint64_t vdso_sym_find(const uint8_t *img, uint64_t size, const char *name)
 {
-	const struct sym_phdr *dph = find_dynamic(img, size);
-	const struct sym_dyn *d;
+	const struct elf64_phdr *dph = find_dynamic(img, size);
+	const struct elf64_dyn *d;
 	uint64_t hash = 0, strtab = 0, symtab = 0, strsz = 0, syment = 0, n, i, nsyms;
-	const struct sym_entry *syms;
+	const struct elf64_sym *syms;
 
 	if (!dph)
 		return 0;
@@ -102,11 +68,11 @@ uint64_t vdso_sym_find(const uint8_t *img, uint64_t size, const char *name)
 			syment = d[i].val;
 	}
 	/* DT_HASH: nbucket, nchain, ...; nchain is the number of symbols. */
-	if (!hash || !strtab || !symtab || syment != sizeof(struct sym_entry) ||
+	if (!hash || !strtab || !symtab || syment != sizeof(struct elf64_sym) ||
 	    !fits(hash, 8, size) || hash % 4 || symtab % 8 || !fits(strtab, strsz, size))
 		return 0;
 	nsyms = ((const uint32_t *)(img + hash))[1];
-	if (!fits(symtab, nsyms * sizeof(struct sym_entry), size))
+	if (!fits(symtab, nsyms * sizeof(struct elf64_sym), size))
 		return 0;
 	syms = (const void *)(img + symtab);
 	for (i = 1; i < nsyms; i++) {
