@@ -12,6 +12,8 @@
 #include "boot/bootinfo.h"
 #include "config.h"
 #include "cpu_setup.h"
+#include "arch/x86_64/fpu.h"
+#include "proc/timer.h"
 #include "crash.h"
 #include "fs/initrd.h"
 #include "fs/vfs.h"
@@ -59,6 +61,8 @@ void kmain(uint32_t start_info_phys)
 	irq_init();
 	uaccess_init();
 	time_init();
+	timer_init();
+	fpu_init();
 	vdso_init();
 	pti_init();
 	entry_init(&kernel_cmdline);

@@ -57,7 +57,7 @@ struct file *fd_get(int fd)
 {
 	if ((unsigned)fd >= FD_MAX)
 		return 0;
-	return current->files.fd[fd];
+	return current->files->t.fd[fd];
 }
 
 int fd_close(struct fd_table *t, int fd)

@@ -62,7 +62,7 @@ static bool maps_line(struct mm *mm, unsigned i, struct maps_line *l, char *name
 
 static long maps_read(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
 {
-	struct mm *mm = &current->mm;
+	struct mm *mm = current->mm;
 	char line[LINE_MAX], name[LINE_MAX - 80];
 	uint64_t pos = 0;
 	size_t done = 0;

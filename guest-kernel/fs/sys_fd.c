@@ -27,7 +27,7 @@ static long dup_from(struct file *f, int min, bool cloexec)
 	int fd;
 
 	f->refs++;
-	fd = fd_install(&current->files, f, min, cloexec);
+	fd = fd_install(&current->files->t, f, min, cloexec);
 	if (fd < 0)
 		f->refs--;
 	return fd;
@@ -35,7 +35,7 @@ static long dup_from(struct file *f, int min, bool cloexec)
 
 SYSCALL(fcntl)
 {
-	struct fd_table *t = &current->files;
+	struct fd_table *t = &current->files->t;
 	struct file *f = fd_get((int)a0);
 
 	(void)a3, (void)a4, (void)a5;
@@ -66,7 +66,7 @@ SYSCALL(fcntl)
 SYSCALL(close)
 {
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return fd_close(&current->files, (int)a0);
+	return fd_close(&current->files->t, (int)a0);
 }
 
 SYSCALL(dup)
@@ -79,7 +79,7 @@ SYSCALL(dup)
 
 static long dup_to(uint64_t oldfd, uint64_t newfd, bool cloexec)
 {
-	struct fd_table *t = &current->files;
+	struct fd_table *t = &current->files->t;
 	struct file *f = fd_get((int)oldfd);
 
 	if (!f)

@@ -73,7 +73,7 @@ static long do_open(int64_t dirfd, uint64_t upath, uint32_t flags, uint32_t mode
 	f = file_open(l.node, flags & ~(uint32_t)(O_CREAT | O_EXCL | O_TRUNC | O_CLOEXEC), &err);
 	if (!f)
 		return err;
-	fd = fd_install(&current->files, f, 0, flags & O_CLOEXEC);
+	fd = fd_install(&current->files->t, f, 0, flags & O_CLOEXEC);
 	if (fd < 0)
 		file_put(f);
 	return fd;

@@ -67,8 +67,8 @@ static bool mapped_by_current(const struct inode *node)
 
 	if (!current)
 		return false;
-	for (i = 0; i < current->mm.vmas.n; i++)
-		if (current->mm.vmas.v[i].kind == VMA_FILE && current->mm.vmas.v[i].file == node)
+	for (i = 0; i < current->mm->vmas.n; i++)
+		if (current->mm->vmas.v[i].kind == VMA_FILE && current->mm->vmas.v[i].file == node)
 			return true;
 	return false;
 }

@@ -22,6 +22,8 @@
 #define MMAP_MIN_ADDR 0x10000ull       /* vm.mmap_min_addr */
 
 struct mm {
+	uint32_t refs;        /* tasks using it (CLONE_VM shares; mm_put frees at 0) */
+	struct mm *live_next; /* every mm_alloc'd space, for questions about all of them */
 	/*
 	 * Top-level tables: an order-1 block, as Linux pairs them: the kernel
 	 * PGD at +0, and under PTI the user PGD at +4096 (mm/pti.h).
@@ -38,7 +40,37 @@ struct mm {
 	uint64_t rss;         /* frames the leaves own (not the zero page, not vDSO pages) */
 };
 
-/* Empty address space sharing the kernel half; -ENOMEM when out of frames. */
+/*
+ * Lifetime.  A task holds one reference to its mm; CLONE_VM threads and
+ * vfork children share it (mm_get), fork copies it (mm_dup), exec replaces
+ * it.  The last mm_put frees every page, table, the pgd pair and the struct
+ * (an order-MM_ORDER block: the area array makes it larger than a page),
+ * switching to the kernel's own tables first when it is loaded, and checks
+ * that the frames it gave back are the ones it counted.
+ */
+struct mm *mm_alloc(void); /* empty, refs 1; NULL when out of frames */
+static inline struct mm *mm_get(struct mm *mm)
+{
+	mm->refs++;
+	return mm;
+}
+void mm_put(struct mm *mm); /* NULL is fine */
+
+/*
+ * fork (mm_dup.c): a new address space with src's areas and a private copy
+ * of each present page; MAP_SHARED memory is populated in src and shared.
+ * NULL when out of frames (or shared-frame slots).
+ */
+struct mm *mm_dup(struct mm *src);
+
+/* Some live address space (mm_alloc'd, not yet freed) has an area of file. */
+bool mm_maps_file(const void *file);
+
+/*
+ * Initialises an empty address space in place sharing the kernel half
+ * (mm_alloc uses it; the self-checks build scratch spaces with it):
+ * -ENOMEM when out of frames.
+ */
 int mm_create(struct mm *mm);
 /* Frees every user page, page table and the pgd; the mm must not be loaded. */
 void mm_destroy(struct mm *mm);
@@ -54,6 +86,18 @@ int mm_unmap(struct mm *mm, uint64_t start, uint64_t end);
 int mm_protect(struct mm *mm, uint64_t start, uint64_t end, uint32_t prot);
 /* Highest free range of len bytes below mmap_base, 0 when none. */
 uint64_t mm_find_free(struct mm *mm, uint64_t len);
+
+/*
+ * The kernel address of the byte at addr of mm (any address space, loaded
+ * or not), faulting the page in as an access of that kind would; NULL when
+ * no area allows it (process_vm_readv/writev, as get_user_pages: [vvar]
+ * and areas without PROT_READ, or PROT_WRITE for a write, refuse).  The
+ * result is valid up to the end of its page.
+ */
+void *mm_access_page(struct mm *mm, uint64_t addr, bool write);
+
+/* The area is [vvar] (kernel data mapped by frame: no page access, no moves with changes). */
+bool mm_area_is_vvar(const struct vma *v);
 
 /* Demand paging (fault.c): the outcome of one fault on a user address. */
 enum fault_result {

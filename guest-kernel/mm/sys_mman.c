@@ -60,7 +60,7 @@ SYSCALL(mmap)
 	uint64_t addr = a0, len = a1, off = a5, end;
 	uint32_t prot = (uint32_t)a2, flags = (uint32_t)a3, type = flags & MAP_TYPE;
 	struct vma v = {.prot = prot & PROT_MASK};
-	struct mm *mm = &current->mm;
+	struct mm *mm = current->mm;
 	long err;
 
 	if (!page_aligned(off))
@@ -118,7 +118,7 @@ SYSCALL(munmap)
 	a1 = ALIGN_UP(a1, PAGE_SIZE);
 	if (!user_range_ok(a0, a1))
 		return -EINVAL;
-	return mm_unmap(&current->mm, a0, a0 + a1);
+	return mm_unmap(current->mm, a0, a0 + a1);
 }
 
 SYSCALL(mprotect)
@@ -135,13 +135,13 @@ SYSCALL(mprotect)
 	a1 = ALIGN_UP(a1, PAGE_SIZE);
 	if (!user_range_ok(a0, a1))
 		return -ENOMEM;
-	return mm_protect(&current->mm, a0, a0 + a1, prot & PROT_MASK);
+	return mm_protect(current->mm, a0, a0 + a1, prot & PROT_MASK);
 }
 
 /* Linux's brk: returns the new break, or the old one when it cannot move. */
 SYSCALL(brk)
 {
-	struct mm *mm = &current->mm;
+	struct mm *mm = current->mm;
 	uint64_t old_end = ALIGN_UP(mm->brk, PAGE_SIZE), new_end;
 
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
@@ -171,7 +171,7 @@ SYSCALL(madvise)
 		return -EINVAL;
 	if (a2 == MADV_DONTNEED || a2 == MADV_FREE) {
 		/* Dropping the pages is what both allow: the next touch sees zeros or the file. */
-		upt_unmap(&current->mm, a0, a0 + a1);
+		upt_unmap(current->mm, a0, a0 + a1);
 		tlb_flush_user_range(a0, a0 + a1);
 	}
 	return 0;

@@ -15,6 +15,8 @@
 #include "proc/elf_check.h"
 #include "proc/exec_stack.h"
 #include "proc/process.h"
+#include "proc/sched.h"
+#include "proc/signal.h"
 #include "sys/errno.h"
 #include "vdso/vdso.h"
 
@@ -23,7 +25,6 @@
  * brings arrive in user mode; nothing else.
  */
 #define USER_RFLAGS_INITIAL (RFLAGS_FIXED | RFLAGS_IF)
-#define MXCSR_DEFAULT 0x1f80
 
 static int map_segment(struct mm *mm, const struct inode *node, const struct elf_segment *s,
 		       uint64_t bias)
@@ -87,21 +88,12 @@ static int map_image(struct mm *mm, const struct inode *node, const struct elf_i
 	return mm_map(mm, &stack);
 }
 
-/* Clean user state: no FS/GS base, default x87 and SSE control words. */
-static void reset_user_cpu_state(void)
-{
-	uint32_t mxcsr = MXCSR_DEFAULT;
-
-	wrmsr(MSR_FS_BASE, 0);
-	wrmsr(MSR_KERNEL_GS_BASE, 0);
-	__asm__ __volatile__("fninit\n\tldmxcsr %0" : : "m"(mxcsr));
-}
-
-int exec_load(struct process *p, struct inode *node, const char *const *argv, unsigned argc,
+int exec_load(struct task *p, struct inode *node, const char *const *argv, unsigned argc,
 	      struct trap_frame *tf)
 {
 	struct elf_info info;
 	struct exec_image img = {0};
+	struct mm *mm, *old;
 	uint64_t bias;
 	int err;
 
@@ -116,11 +108,15 @@ int exec_load(struct process *p, struct inode *node, const char *const *argv, un
 		kprintf("exec %s: %s\n", p->exe_path, elf_strerror(err));
 		return -ENOEXEC;
 	}
-	err = mm_create(&p->mm);
-	if (err)
-		return err;
-	mm_activate(&p->mm);
-	err = map_image(&p->mm, node, &info, bias);
+	mm = mm_alloc();
+	if (!mm)
+		return -ENOMEM;
+	old = p->mm;
+	p->mm = mm;
+	mm_activate(mm);
+	if (old)
+		mm_put(old);
+	err = map_image(p->mm, node, &info, bias);
 	if (err) {
 		kprintf("exec %s: cannot map the program (error %d)\n", p->exe_path, err);
 		return err;
@@ -129,15 +125,20 @@ int exec_load(struct process *p, struct inode *node, const char *const *argv, un
 	img.phdr = info.phdr_vaddr + bias;
 	img.phnum = info.phnum;
 	img.vdso = vdso_map_process();
-	p->mm.vdso_base = img.vdso;
+	p->mm->vdso_base = img.vdso;
 	img.execfn = p->exe_path;
-	err = exec_build_stack(&p->mm, &img, argv, argc);
+	err = exec_build_stack(p->mm, &img, argv, argc);
 	if (err) {
 		kprintf("exec %s: arguments do not fit the stack (error %d)\n", p->exe_path, err);
 		return err;
 	}
 	procfs_set_exe(p->exe_path);
-	reset_user_cpu_state();
+	arch_exec_reset(p);
+	signal_exec_reset(p);
+	if (p->vfork_parent) {
+		p->vfork_parent = 0;
+		wake_up(p);
+	}
 	memset(tf, 0, sizeof(*tf));
 	tf->rip = img.entry;
 	tf->rsp = img.sp;

@@ -1,9 +1,11 @@
 /*
- * Starting init and ending it.  The exit ends the run: the address space is
- * torn down (and checked for leaked frames), the RUN report goes to the VMM,
- * and the exit status to the exit port.
+ * Tasks (process.h): the slot table, init, and the end of a thread, of a
+ * process and of the run.  The run ends when init (pid 1) exits: its
+ * status goes into the RUN report and to the exit port, whatever else is
+ * still alive (Linux would panic; a test VM just stops).
  */
 #include "arch/x86_64/entry_config.h"
+#include "arch/x86_64/fpu.h"
 #include "arch/x86_64/percpu.h"
 #include "config.h"
 #include "fs/devfs.h"
@@ -12,24 +14,123 @@
 #include "lib/panic.h"
 #include "lib/string.h"
 #include "mm/frame.h"
+#include "mm/kmalloc.h"
 #include "mm/layout.h"
 #include "mm/paging.h"
 #include "mm/tlb.h"
+#include "proc/futex.h"
 #include "proc/process.h"
+#include "proc/ptrace.h"
+#include "proc/sched.h"
+#include "proc/signal.h"
+#include "proc/task_alloc.h"
+#include "proc/task_asm.h"
 #include "report.h"
+#include "sys/errno.h"
 #include "sys/region.h"
 #include "sys/syscall.h"
+#include "sys/uaccess.h"
 
-#define TASK_STACK_SIZE 16384
 #define MAX_ARGS 64
 #define ARG_MAX_LEN 256
+#define PID_MAX 32768
+#define SIGCHLD 17
 
-static struct process init_process;
-struct process *current;
+_Static_assert(offsetof(struct task, work) == TASK_WORK, "task.work: proc/task_asm.h");
 
-/* The kernel stack of the process, above an unmapped guard page: overflows fault (#DF). */
-static uint8_t task_stack_area[PAGE_SIZE + TASK_STACK_SIZE] __page_aligned_bss;
-static uint8_t *const task_stack = task_stack_area + PAGE_SIZE;
+struct task task_table[TASK_MAX];
+static int last_pid;
+
+/* init's kernel stack, above an unmapped guard page: overflows fault (#DF). */
+static uint8_t init_stack_area[PAGE_SIZE + TASK_STACK_SIZE] __page_aligned_bss;
+
+struct task *task_find(int pid)
+{
+	unsigned i;
+
+	for (i = 0; i < TASK_MAX && pid > 0; i++)
+		if (task_table[i].pid == pid && task_table[i].state != TASK_UNUSED &&
+		    task_table[i].state != TASK_DEAD)
+			return &task_table[i];
+	return 0;
+}
+
+static int pid_next(void)
+{
+	unsigned tries;
+
+	for (tries = 0; tries < PID_MAX; tries++) {
+		unsigned i;
+		bool used = false;
+
+		last_pid = last_pid >= PID_MAX - 1 ? 2 : last_pid + 1;
+		for (i = 0; i < TASK_MAX && !used; i++)
+			used = task_table[i].state != TASK_UNUSED &&
+			       (task_table[i].pid == last_pid || task_table[i].tgid == last_pid);
+		if (!used)
+			return last_pid;
+	}
+	return -1;
+}
+
+struct task *task_alloc(void)
+{
+	unsigned i;
+	uint64_t pa;
+
+	for (i = 0; i < TASK_MAX; i++)
+		if (task_table[i].state == TASK_UNUSED)
+			break;
+	if (i == TASK_MAX)
+		return 0;
+	pa = frame_alloc_order(TASK_STACK_ORDER);
+	if (!pa)
+		return 0;
+	memset(&task_table[i], 0, sizeof(task_table[i]));
+	task_table[i].stack_base = (uint64_t)phys_to_virt(pa);
+	task_table[i].pid = pid_next();
+	task_table[i].state = TASK_BLOCKED_NOINTR; /* not runnable until clone finishes */
+	return &task_table[i];
+}
+
+void task_free(struct task *t)
+{
+	if (t->stack_base != (uint64_t)init_stack_area + PAGE_SIZE)
+		frame_free_order(virt_to_phys((void *)t->stack_base), TASK_STACK_ORDER);
+	arch_task_release(t);
+	memset(t, 0, sizeof(*t));
+}
+
+void task_reap_dead(void)
+{
+	unsigned i;
+
+	for (i = 0; i < TASK_MAX; i++)
+		if (task_table[i].state == TASK_DEAD && &task_table[i] != current)
+			task_free(&task_table[i]);
+}
+
+void task_first_run(struct task *t)
+{
+	uint32_t tid = (uint32_t)t->pid;
+
+	if (t->set_child_tid && copy_to_user(t->set_child_tid, &tid, sizeof(tid)))
+		kprintf("%s[%d]: CLONE_CHILD_SETTID %lx not writable\n", t->comm, t->pid,
+			t->set_child_tid);
+	t->set_child_tid = 0;
+}
+
+void task_stack_init_fork(struct task *t)
+{
+	extern const char ret_from_fork[];
+	/* switch_stacks pops six callee-saved registers, then returns to ret_from_fork. */
+	uint64_t *sp = (uint64_t *)task_user_frame(t);
+
+	*--sp = (uint64_t)ret_from_fork;
+	sp -= 6;
+	memset(sp, 0, 6 * sizeof(*sp));
+	t->kernel_rsp = (uint64_t)sp;
+}
 
 /* argv[0] = path, then the words after `--` on the command line. */
 static unsigned collect_args(const char *path, const char **argv, char (*store)[ARG_MAX_LEN])
@@ -54,7 +155,7 @@ static unsigned collect_args(const char *path, const char **argv, char (*store)[
 	return argc;
 }
 
-static void open_console(struct process *p)
+static void open_console(struct task *p)
 {
 	int err, fd;
 	struct file *f = file_open(dev_console, O_RDWR, &err);
@@ -64,16 +165,16 @@ static void open_console(struct process *p)
 	for (fd = 0; fd < 2; fd++) {
 		if (fd)
 			f->refs++;
-		fd_install(&p->files, f, fd, false);
+		fd_install(&p->files->t, f, fd, false);
 	}
 	f = file_open(dev_console, O_RDWR, &err);
 	if (!f)
 		panic("cannot open /dev/console (error %d)", err);
 	f->priv = DEVFS_STDERR;
-	fd_install(&p->files, f, 2, false);
+	fd_install(&p->files->t, f, 2, false);
 }
 
-static void set_comm(struct process *p, const char *path)
+void task_set_comm(struct task *p, const char *path)
 {
 	const char *base = path, *s;
 
@@ -87,19 +188,29 @@ void process_run_init(void)
 {
 	static char store[MAX_ARGS][ARG_MAX_LEN];
 	static const char *argv[MAX_ARGS];
-	struct process *p = &init_process;
+	struct task *p = &task_table[0];
 	const char *path = kernel_cmdline.init[0] ? kernel_cmdline.init : "/init";
 	struct trap_frame *tf;
 	struct inode *node;
 	unsigned argc;
 	int err;
 
-	if (!paging_unmap_kernel_page((uint64_t)task_stack_area))
+	if (!paging_unmap_kernel_page((uint64_t)init_stack_area))
 		kprintf("init: no guard page below the kernel stack\n");
-	p->pid = INIT_PID;
+	p->pid = p->tgid = last_pid = INIT_PID;
+	p->state = TASK_RUNNABLE;
+	p->group_leader = p;
+	p->stack_base = (uint64_t)init_stack_area + PAGE_SIZE;
+	p->files = kzalloc(sizeof(*p->files));
+	if (!p->files || signal_task_init(p, 0, 0))
+		panic("init: no memory for the file table or the signal actions");
+	p->files->refs = 1;
 	p->cwd = vfs_root;
+	p->arch.fpu = fpu_state_alloc();
+	if (!p->arch.fpu)
+		panic("init: no memory for the FPU state");
 	strlcpy(p->exe_path, path, sizeof(p->exe_path));
-	set_comm(p, path);
+	task_set_comm(p, path);
 	current = p;
 	err = vfs_lookup(vfs_root, path, true, &node);
 	if (err)
@@ -107,46 +218,164 @@ void process_run_init(void)
 		      path, err, path);
 	argc = collect_args(path, argv, store);
 	p->frames_at_start = frame_stats.in_use;
-	tf = (struct trap_frame *)(task_stack + TASK_STACK_SIZE) - 1;
+	tf = task_user_frame(p);
 	err = exec_load(p, node, argv, argc, tf);
 	if (err)
 		panic("cannot run %s (error %d)", path, err);
 	open_console(p);
-	percpu_set_kernel_stack((uint64_t)(task_stack + TASK_STACK_SIZE));
+	percpu_set_kernel_stack(p->stack_base + TASK_STACK_SIZE);
 	kprintf("running %s (pid %d)\n", path, p->pid);
 	enter_user(tf);
 }
 
-/* Frees the address space; says so when frames were not all returned. */
-static void teardown(struct process *p)
+/* The run is over: init's status (exit code, or 128 + the signal that killed it). */
+static __noreturn void run_end(struct task *init, int wstatus)
 {
-	uint64_t owned = p->mm.rss + p->mm.table_pages + 2, before;
+	int sig = wstatus & 0x7f, status = sig ? 128 + sig : (wstatus >> 8) & 0xff;
+	unsigned i, alive = 0;
 
-	fd_close_all(&p->files);
-	before = frame_stats.in_use;
-	tlb_switch_to(kpaging.pml4_phys);
-	mm_destroy(&p->mm);
-	if (before - frame_stats.in_use != owned)
-		kprintf("mm: %s freed %lu frames, but its pages and tables were %lu\n", p->comm,
-			before - frame_stats.in_use, owned);
-}
-
-void process_exit(int status)
-{
-	struct process *p = current;
-
-	status &= 0xff;
-	teardown(p);
+	for (i = 0; i < TASK_MAX; i++)
+		alive += task_table[i].state != TASK_UNUSED && task_table[i].state != TASK_DEAD &&
+			 task_table[i].tgid != INIT_PID;
 	entry_print_stats();
-	kprintf("%s (pid %d) exited with status %d\n", p->comm, p->pid, status);
+	kprintf("%s (pid %d) exited with status %d\n", init->comm, init->pid, status);
+	if (alive)
+		kprintf("init exited with %u other tasks alive: the run ends with it\n", alive);
 	report_send_run(region_result(), syscall_unknown_count(), status);
 	machine_exit((uint32_t)status);
 }
 
+static void files_put(struct files *f)
+{
+	if (!f || --f->refs)
+		return;
+	fd_close_all(&f->t);
+	kfree(f, sizeof(*f));
+}
+
+/* The address space goes; the CPU keeps running on the kernel half. */
+static void task_release_mm(struct task *t)
+{
+	struct mm *mm = t->mm;
+
+	if (!mm)
+		return;
+	t->mm = 0;
+	tlb_switch_to(kpaging.pml4_phys);
+	mm_put(mm);
+}
+
+/* A child of the exiting process goes to init (Linux's reaper). */
+static void reparent_children(const struct task *dying)
+{
+	unsigned i;
+
+	for (i = 0; i < TASK_MAX; i++) {
+		struct task *c = &task_table[i];
+
+		if (c->state == TASK_UNUSED || c->parent != dying)
+			continue;
+		c->parent = &task_table[0];
+		if (c->state == TASK_ZOMBIE)
+			wake_up(&task_table[0]);
+	}
+}
+
+static unsigned group_live_threads(int tgid)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < TASK_MAX; i++)
+		n += task_table[i].tgid == tgid && task_table[i].state != TASK_UNUSED &&
+		     task_table[i].state != TASK_ZOMBIE && task_table[i].state != TASK_DEAD;
+	return n;
+}
+
+/* The process (its last thread just ended): a zombie for the parent to reap. */
+static void process_notify_parent(struct task *leader)
+{
+	struct task *parent = leader->parent;
+
+	reparent_children(leader);
+	if (leader->exit_signal && parent && parent->sighand) {
+		struct ksiginfo info = {
+			.signo = SIGCHLD,
+			.code = (leader->exit_code & 0x7f) ? 2 /* CLD_KILLED */ : 1 /* CLD_EXITED */,
+			.pid = leader->tgid,
+			.status = (leader->exit_code & 0x7f) ? (leader->exit_code & 0x7f)
+							     : (leader->exit_code >> 8) & 0xff,
+		};
+
+		signal_send(parent, SIGCHLD, &info, true);
+	}
+	if (parent)
+		wake_up(parent);
+}
+
+void task_exit(int wstatus)
+{
+	struct task *t = current, *leader = t->group_leader;
+
+	if (t->clear_child_tid) {
+		uint32_t zero = 0;
+
+		if (!copy_to_user(t->clear_child_tid, &zero, sizeof(zero)))
+			futex_wake(t->mm, t->clear_child_tid, 1);
+	}
+	if (t->vfork_parent) {
+		t->vfork_parent = 0;
+		wake_up(t);
+	}
+	ptrace_task_exit(t);
+	if (!leader->group_exiting)
+		leader->exit_code = wstatus;
+	if (t->tgid == INIT_PID && group_live_threads(INIT_PID) == 1)
+		run_end(t, leader->exit_code);
+	task_release_mm(t);
+	files_put(t->files);
+	t->files = 0;
+	signal_task_release(t);
+	t->state = t == leader ? TASK_ZOMBIE : TASK_DEAD;
+	if (group_live_threads(t->tgid) == 0) {
+		if (leader->exit_signal == 0 && leader->parent == 0)
+			leader->state = TASK_DEAD;
+		process_notify_parent(leader);
+	}
+	schedule();
+	panic("exited task %d scheduled again", t->pid);
+}
+
+void task_exit_group(int wstatus)
+{
+	struct task *t = current, *leader = t->group_leader;
+	unsigned i;
+
+	if (!leader->group_exiting) {
+		leader->exit_code = wstatus;
+		leader->group_exiting = true;
+	}
+	for (i = 0; i < TASK_MAX; i++) {
+		struct task *o = &task_table[i];
+
+		if (o == t || o->tgid != t->tgid || o->state == TASK_UNUSED ||
+		    o->state == TASK_ZOMBIE || o->state == TASK_DEAD)
+			continue;
+		o->group_exiting = true;
+		o->work |= TASK_WORK_NOTIFY;
+		wake_task(o);
+	}
+	t->group_exiting = true;
+	task_exit(leader->exit_code);
+}
+
+void process_exit(int status)
+{
+	task_exit_group(W_EXITCODE(status, 0));
+}
+
 void process_kill(int signo)
 {
-	struct process *p = current;
-
-	kprintf("%s (pid %d) killed by signal %d\n", p->comm, p->pid, signo);
-	process_exit(128 + signo);
+	if (current->tgid != INIT_PID)
+		kprintf("%s (pid %d) killed by signal %d\n", current->comm, current->pid, signo);
+	task_exit_group(W_EXITCODE(0, signo));
 }

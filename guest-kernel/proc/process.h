@@ -1,58 +1,162 @@
 /*
- * The process: one at a time (init), with its address space, descriptors,
- * and the little signal state syscalls record.  It runs on its own kernel
- * stack, where every entry from user mode builds its trap frame.
+ * Tasks: Linux's task_struct in small.  A task is one thread of execution
+ * with its own kernel stack, trap frame and saved CPU state; a process is a
+ * thread group (tasks with one tgid) sharing an address space (mm), a file
+ * table and the signal actions (sighand).  Sharing is by reference count,
+ * as clone(2) asks: fork copies, CLONE_VM / CLONE_FILES / CLONE_SIGHAND
+ * share.
+ *
+ * One CPU: `current` is the task on it.  The kernel is not preemptible:
+ * tasks switch only in schedule() (on block, exit and yield, and at the
+ * return to user mode when the timer asked for it, TASK_WORK_RESCHED).
+ *
+ * Every return to user mode tests current->work once (a test and a branch
+ * on the syscall path); a non-zero word takes the slow path,
+ * exit_to_user_work() (sched.h), which reschedules, stops for a tracer and
+ * delivers pending signals, in that order, until nothing is left.
  */
 #ifndef EL_PROC_PROCESS_H
 #define EL_PROC_PROCESS_H
 
+#include "arch/x86_64/percpu.h"
+#include "arch/x86_64/thread.h"
 #include "arch/x86_64/trapframe.h"
 #include "fs/file.h"
 #include "kernel.h"
 #include "mm/mm.h"
+#include "proc/signal_types.h"
 
-#define NSIG 64
 #define INIT_PID 1
 #define EXE_PATH_MAX 256
+#define TASK_MAX 64                  /* tasks alive at once, zombies included */
+#define TASK_STACK_ORDER 2           /* 16 KiB kernel stack per task */
+#define TASK_STACK_SIZE (4096ull << TASK_STACK_ORDER)
 
-/* Linux's struct sigaction as rt_sigaction passes it (kernel layout). */
-struct k_sigaction {
-	uint64_t handler;
-	uint64_t flags;
-	uint64_t restorer;
-	uint64_t mask;
+/* task.work: why the return to user mode must take the slow path. */
+#define TASK_WORK_SIGPENDING 0x1u   /* a signal may be deliverable (signal.c decides) */
+#define TASK_WORK_RESCHED 0x2u      /* schedule() before returning */
+#define TASK_WORK_SYSCALL_TRACE 0x4u /* ptrace syscall-entry/exit stops (PTRACE_SYSCALL) */
+#define TASK_WORK_SINGLESTEP 0x8u   /* ptrace single-step: report a step after a syscall */
+#define TASK_WORK_NOTIFY 0x10u      /* other kernel work (exit_group kill, ptrace kill) */
+#define TASK_WORK_FRAME 0x20u       /* a syscall rewrote the frame (sigreturn, exec): full SYSRET check */
+
+enum task_state {
+	TASK_UNUSED = 0,
+	TASK_RUNNABLE,        /* on the CPU or ready for it */
+	TASK_BLOCKED,         /* interruptible sleep on task.wait_chan (a signal wakes it) */
+	TASK_BLOCKED_NOINTR,  /* uninterruptible (vfork parent) */
+	TASK_STOPPED,         /* ptrace stop (traced) or group stop */
+	TASK_ZOMBIE,          /* exited, waiting for its parent's wait */
+	TASK_DEAD,            /* reaped: the slot is freed after the switch away */
 };
 
-struct process {
-	int pid;
+/* The file table, shared by CLONE_FILES. */
+struct files {
+	uint32_t refs;
+	struct fd_table t;
+};
+
+struct task {
+	/* --- identity --- */
+	int pid;                        /* the thread id (gettid) */
+	int tgid;                       /* the process id (getpid): the group leader's pid */
+	enum task_state state;
+	uint32_t work;                  /* TASK_WORK_*: tested on every return to user mode */
 	char comm[16];                  /* program name, for messages */
 	char exe_path[EXE_PATH_MAX];    /* /proc/self/exe */
-	struct mm mm;
-	struct fd_table files;
+
+	/* --- family --- */
+	struct task *parent;            /* real parent (wait, getppid); reparented to init */
+	struct task *group_leader;      /* the thread group's first task (itself if leader) */
+	int exit_signal;                /* sent to the parent at exit (SIGCHLD; 0 for threads) */
+	int exit_code;                  /* wait status as wait4 reports it (Linux encoding) */
+	bool group_exiting;             /* exit_group in progress: every other thread dies */
+
+	/* --- shared resources --- */
+	struct mm *mm;                  /* refcounted (mm.refs) */
+	struct files *files;
 	struct inode *cwd;
-	uint64_t clear_child_tid;       /* set_tid_address */
-	struct k_sigaction sigactions[NSIG];
-	uint64_t sigmask;
-	uint64_t sigpending;             /* sent while blocked: acted on when unblocked */
-	uint64_t frames_at_start;       /* frames in use before exec, for the leak check */
+	struct sighand *sighand;        /* actions, refcounted (signal_types.h) */
+
+	/* --- this thread's signal state (signal_types.h) --- */
+	struct sigthread sig;
+
+	/* --- threads --- */
+	uint64_t set_child_tid;         /* CLONE_CHILD_SETTID: written by the child */
+	uint64_t clear_child_tid;       /* set_tid_address / CLONE_CHILD_CLEARTID: zeroed, futex-woken at exit */
+
+	/* --- scheduling --- */
+	const void *wait_chan;          /* what a blocked task waits for (wake_up(key)) */
+	uint64_t wake_deadline_ns;      /* CLOCK_MONOTONIC ns to wake a sleeper, 0: none */
+	int wake_reason;                /* 0: woken by wake_up; -EINTR: by a signal; -ETIMEDOUT */
+	struct task *vfork_parent;      /* CLONE_VFORK: woken when this task execs or exits */
+
+	/* --- ptrace (proc/ptrace.c) --- */
+	struct task *tracer;            /* non-NULL: traced */
+	uint32_t ptrace_opts;           /* PTRACE_O_* */
+	int ptrace_stop_sig;            /* what the stop reports to wait (signal or SIGTRAP|0x80) */
+	int ptrace_resume_sig;          /* signal to deliver on resume (PTRACE_CONT data) */
+	bool ptrace_stop_reported;      /* wait already returned this stop */
+	struct trap_frame *user_regs;   /* the frame at the top of the kernel stack (PEEKUSER) */
+
+	/* --- CPU state and the kernel stack --- */
+	uint64_t kernel_rsp;            /* saved by switch_to (arch/x86_64/switch.S) */
+	uint64_t stack_base;            /* lowest address of the kernel stack (TASK_STACK_SIZE) */
+	struct thread_arch arch;        /* FS/GS base, FPU image, I/O bitmap ... (thread.h) */
+
+	uint64_t frames_at_start;       /* frames in use before init's exec, for the leak check */
 };
 
-extern struct process *current;
+/* The task on the CPU (per-CPU, so the entry asm reaches it: %gs:PERCPU_CURRENT). */
+#define current (cpu0.current)
+
+/* Every task slot (TASK_UNUSED ones included), for the scheduler, wait and kill. */
+extern struct task task_table[TASK_MAX];
+
+/* The trap frame of a task's user context: the top of its kernel stack. */
+static inline struct trap_frame *task_user_frame(const struct task *t)
+{
+	return (struct trap_frame *)(t->stack_base + TASK_STACK_SIZE) - 1;
+}
+
+/* Thread group membership. */
+static inline bool task_same_group(const struct task *a, const struct task *b)
+{
+	return a->tgid == b->tgid;
+}
+
+/* Finds a live (not UNUSED/DEAD) task by thread id; NULL if none. */
+struct task *task_find(int pid);
 
 /*
  * Runs init: kernel_cmdline.init or /init with the arguments after `--`.
- * Never returns: the process's exit ends the VM.
+ * Never returns.  The run ends when init (pid 1) exits: its status is the
+ * run's (report, then VM exit), whatever else is still alive.
  */
 __noreturn void process_run_init(void);
 
-/* Ends the current process with an exit status (0-255): report, then VM exit. */
-__noreturn void process_exit(int status);
+/*
+ * The current thread ends (exit(2)): clear_child_tid, then, for the last
+ * thread of the group, the process becomes a zombie with wait status
+ * `wstatus` (Linux encoding: (code & 0xff) << 8, or the signal number).
+ */
+__noreturn void task_exit(int wstatus);
 
-/* Ends the current process as signal signo would (status 128 + signo). */
+/* exit_group(2) and fatal signals: every thread of the group ends with wstatus. */
+__noreturn void task_exit_group(int wstatus);
+
+/* Ends the current process as signal signo's default action would. */
 __noreturn void process_kill(int signo);
 
+/* Compatibility name: exit_group with an exit status 0-255. */
+__noreturn void process_exit(int status);
+
 /* Builds the user image and initial frame (exec.c): 0 or -errno (message printed). */
-int exec_load(struct process *p, struct inode *node, const char *const *argv, unsigned argc,
+int exec_load(struct task *p, struct inode *node, const char *const *argv, unsigned argc,
 	      struct trap_frame *tf);
+
+/* Linux wait-status encodings. */
+#define W_EXITCODE(code, sig) ((((code) & 0xff) << 8) | ((sig) & 0x7f))
+#define W_STOPCODE(sig) ((((sig) & 0xff) << 8) | 0x7f)
 
 #endif

@@ -1,11 +1,13 @@
 /*
- * Process syscalls: ids, exit, thread pointer, uname, limits.  One process,
- * one thread: pid = tid = 1, no parent (ppid 0), root user.
+ * Process syscalls: ids, exit, thread pointer, uname, limits, affinity.
+ * getpid is the thread group's id, gettid the thread's; everything runs as
+ * root; one CPU.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
 #include "lib/string.h"
 #include "proc/process.h"
+#include "proc/sched.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
@@ -37,19 +39,19 @@ static uint32_t file_mode_mask = 022;
 SYSCALL(exit)
 {
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	process_exit((int)a0);
+	task_exit(W_EXITCODE((int)a0, 0));
 }
 
 SYSCALL(exit_group)
 {
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	process_exit((int)a0);
+	task_exit_group(W_EXITCODE((int)a0, 0));
 }
 
 SYSCALL(getpid)
 {
 	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return current->pid;
+	return current->tgid;
 }
 
 SYSCALL(gettid)
@@ -61,7 +63,7 @@ SYSCALL(gettid)
 SYSCALL(getppid)
 {
 	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return 0;
+	return current->group_leader->parent ? current->group_leader->parent->tgid : 0;
 }
 
 SYSCALL(getuid)
@@ -123,6 +125,7 @@ SYSCALL(uname)
 SYSCALL(sched_yield)
 {
 	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	schedule();
 	return 0;
 }
 
@@ -131,7 +134,7 @@ SYSCALL(sched_getaffinity)
 	uint64_t mask = 1; /* CPU 0 */
 
 	(void)a3, (void)a4, (void)a5;
-	if (a0 && a0 != (uint64_t)current->pid)
+	if (a0 && !task_find((int)a0))
 		return -ESRCH;
 	if (a1 < sizeof(mask) || (a1 & (sizeof(mask) - 1)))
 		return -EINVAL;
@@ -185,4 +188,17 @@ SYSCALL(enosys)
 {
 	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return -ENOSYS;
+}
+
+/* One CPU: a mask must include CPU 0 (Linux: EINVAL when no allowed CPU is online). */
+SYSCALL(sched_setaffinity)
+{
+	uint64_t mask = 0;
+
+	(void)a3, (void)a4, (void)a5;
+	if (a0 && !task_find((int)a0))
+		return -ESRCH;
+	if (copy_from_user(&mask, a2, a1 < sizeof(mask) ? a1 : sizeof(mask)))
+		return -EFAULT;
+	return (mask & 1) ? 0 : -EINVAL;
 }

@@ -41,11 +41,11 @@ static long signal_self(uint64_t signo)
 		return -EINVAL;
 	if (!signo)
 		return 0;
-	ka = &current->sigactions[signo - 1];
+	ka = &current->sighand->action[signo - 1];
 	if (ka->handler == SIG_IGN)
 		return 0;
-	if (current->sigmask & BIT(signo - 1)) {
-		current->sigpending |= BIT(signo - 1);
+	if (current->sig.blocked & BIT(signo - 1)) {
+		current->sig.pending.set |= BIT(signo - 1);
 		return 0;
 	}
 	if (ka->handler == SIG_DFL) {
@@ -64,13 +64,13 @@ static long signal_self(uint64_t signo)
 /* After the mask changed: what was pending and is now unblocked takes effect. */
 static void signals_unblocked(void)
 {
-	uint64_t ready = current->sigpending & ~current->sigmask;
+	uint64_t ready = current->sig.pending.set & ~current->sig.blocked;
 
 	while (ready) {
 		unsigned signo = (unsigned)__builtin_ctzll(ready) + 1;
 
 		ready &= ready - 1;
-		current->sigpending &= ~BIT(signo - 1);
+		current->sig.pending.set &= ~BIT(signo - 1);
 		signal_self(signo);
 	}
 }
@@ -83,7 +83,7 @@ SYSCALL(rt_sigaction)
 	(void)a4, (void)a5;
 	if (a3 != sizeof(uint64_t) || a0 < 1 || a0 > NSIG)
 		return -EINVAL;
-	ka = &current->sigactions[a0 - 1];
+	ka = &current->sighand->action[a0 - 1];
 	if (a1 && (a0 == SIGKILL || a0 == SIGSTOP))
 		return -EINVAL;
 	if (a1 && copy_from_user(&act, a1, sizeof(act)))
@@ -97,7 +97,7 @@ SYSCALL(rt_sigaction)
 
 SYSCALL(rt_sigprocmask)
 {
-	uint64_t set, old = current->sigmask;
+	uint64_t set, old = current->sig.blocked;
 
 	(void)a4, (void)a5;
 	if (a3 != sizeof(uint64_t))
@@ -108,12 +108,12 @@ SYSCALL(rt_sigprocmask)
 		if (copy_from_user(&set, a1, sizeof(set)))
 			return -EFAULT;
 		if (a0 == SIG_BLOCK)
-			current->sigmask |= set;
+			current->sig.blocked |= set;
 		else if (a0 == SIG_UNBLOCK)
-			current->sigmask &= ~set;
+			current->sig.blocked &= ~set;
 		else
-			current->sigmask = set;
-		current->sigmask &= ~SIG_UNBLOCKABLE;
+			current->sig.blocked = set;
+		current->sig.blocked &= ~SIG_UNBLOCKABLE;
 	}
 	if (a2 && copy_to_user(a2, &old, sizeof(old)))
 		return -EFAULT;

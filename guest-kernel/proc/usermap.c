@@ -12,7 +12,7 @@
 long usermap_special(uint64_t uaddr, uint64_t phys, size_t npages, unsigned prot,
 		     const char *name)
 {
-	struct mm *mm = &current->mm;
+	struct mm *mm = current->mm;
 	uint64_t len = (uint64_t)npages * PAGE_SIZE, bits, i;
 	struct vma v = {.prot = prot & (VMA_R | VMA_W | VMA_X), .kind = VMA_SPECIAL, .name = name};
 	int err;

@@ -41,5 +41,12 @@
 #define ELOOP 40
 #define EOVERFLOW 75
 #define EOPNOTSUPP 95
+#define ETIMEDOUT 110
+
+/* Kernel-internal: never seen by user mode (the signal code restarts or turns them into EINTR). */
+#define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+#define ERESTARTNOHAND 514
+#define ERESTART_RESTARTBLOCK 516
 
 #endif

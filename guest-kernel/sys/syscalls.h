@@ -94,6 +94,15 @@ SYSCALL(getrlimit);
 SYSCALL(umask);
 SYSCALL(enosys);
 
+/* proc/fork.c, proc/wait.c, proc/futex.c */
+SYSCALL(clone);
+SYSCALL(fork);
+SYSCALL(vfork);
+SYSCALL(wait4);
+SYSCALL(waitid);
+SYSCALL(futex);
+SYSCALL(sched_setaffinity);
+
 /* proc/sys_signal.c */
 SYSCALL(rt_sigaction);
 SYSCALL(rt_sigprocmask);

@@ -131,3 +131,92 @@ void apic_self_ipi(uint8_t vector)
 	/* Shorthand "self": no destination (ICR high).  KVM and QEMU never show the ICR busy. */
 	apic_write(APIC_ICR_LOW, ICR_DEST_SELF | ICR_LEVEL_ASSERT | vector);
 }
+
+/*
+ * The timer, one-shot: TSC-deadline mode where CPUID offers it (one WRMSR
+ * arms it, no calibration), else the count-down mode, whose rate is
+ * measured against the TSC the first time it is needed (not at boot).
+ */
+#define APIC_TIMER_INITIAL 0x380
+#define APIC_TIMER_CURRENT 0x390
+#define APIC_TIMER_DIVIDE 0x3e0
+#define LVT_TIMER_TSC_DEADLINE (2u << 17)
+#define TIMER_DIVIDE_BY_1 0xb
+#define MSR_TSC_DEADLINE 0x6e0
+
+static struct {
+	uint8_t vector;
+	bool deadline_mode;
+	uint64_t ticks_per_ms; /* count-down mode: APIC timer ticks per ms (0: not measured) */
+} timer;
+
+static uint64_t tsc_now(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("lfence\n\trdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+bool apic_timer_init(uint8_t vector)
+{
+	if (mode == APIC_NONE)
+		return false;
+	timer.vector = vector;
+	timer.deadline_mode = cpu_has(EL_FEAT_TSC_DEADLINE);
+	apic_write(APIC_LVT_TIMER, LVT_MASKED | vector);
+	return true;
+}
+
+static void timer_measure(uint64_t tsc_khz)
+{
+	uint64_t t0, left;
+
+	apic_write(APIC_TIMER_DIVIDE, TIMER_DIVIDE_BY_1);
+	apic_write(APIC_LVT_TIMER, LVT_MASKED | timer.vector);
+	apic_write(APIC_TIMER_INITIAL, 0xffffffffu);
+	t0 = tsc_now();
+	while (tsc_now() - t0 < tsc_khz)
+		__asm__ __volatile__("pause");
+	left = apic_read(APIC_TIMER_CURRENT);
+	apic_write(APIC_TIMER_INITIAL, 0);
+	timer.ticks_per_ms = 0xffffffffull - left;
+	if (!timer.ticks_per_ms)
+		timer.ticks_per_ms = 1;
+	kprintf("apic: timer count-down mode, %lu ticks per ms\n", timer.ticks_per_ms);
+}
+
+void apic_timer_arm(uint64_t delta_ns, uint64_t tsc_khz)
+{
+	if (mode == APIC_NONE)
+		return;
+	if (timer.deadline_mode) {
+		apic_write(APIC_LVT_TIMER, LVT_TIMER_TSC_DEADLINE | timer.vector);
+		wrmsr(MSR_TSC_DEADLINE, tsc_now() + delta_ns * tsc_khz / 1000000 + 1);
+		return;
+	}
+	if (!timer.ticks_per_ms)
+		timer_measure(tsc_khz);
+	{
+		uint64_t ticks = delta_ns * timer.ticks_per_ms / 1000000 + 1;
+
+		apic_write(APIC_LVT_TIMER, timer.vector);
+		apic_write(APIC_TIMER_INITIAL, ticks > 0xffffffffull ? 0xffffffffu : (uint32_t)ticks);
+	}
+}
+
+void apic_timer_stop(void)
+{
+	if (mode == APIC_NONE)
+		return;
+	if (timer.deadline_mode)
+		wrmsr(MSR_TSC_DEADLINE, 0);
+	else
+		apic_write(APIC_TIMER_INITIAL, 0);
+	apic_write(APIC_LVT_TIMER, LVT_MASKED | timer.vector);
+}
+
+bool apic_timer_deadline_mode(void)
+{
+	return timer.deadline_mode;
+}

@@ -28,4 +28,10 @@ void apic_eoi(void);
 /* A fixed-delivery IPI to this CPU; pending (IRR) until IF=1 and the priority allows. */
 void apic_self_ipi(uint8_t vector);
 
+/* The one-shot timer (TSC-deadline mode when offered): set up masked; arm in ns from now; stop. */
+bool apic_timer_init(uint8_t vector);
+void apic_timer_arm(uint64_t delta_ns, uint64_t tsc_khz);
+void apic_timer_stop(void);
+bool apic_timer_deadline_mode(void);
+
 #endif

@@ -19,6 +19,7 @@
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/trapframe.h"
 #include "mm/pcid.h"
+#include "proc/task_asm.h"
 
 /* Vectors on the interrupt stack table (idt.c): the paranoid entry. */
 #define IST_VECTORS ((1 << 1) | (1 << 2) | (1 << 8) | (1 << 18))
@@ -126,10 +127,16 @@ trap_common:
  * In:  RSP -> struct trap_frame of a user context (CS.RPL = 3) on the task
  *      stack; kernel GS and CR3; IF = 0.
  * Out: the frame's registers in user mode, by SYSRET when EF_SYSRET is on
- *      and exit_sysret_prepare() made the frame SYSRET-able, else by IRET.
+ *      and exit_sysret_prepare() made the frame SYSRET-able, else by IRET;
+ *      first exit_to_user_work() when current->work is not 0 (one test).
+ *      RAX is scratch: every register is in the frame by now.
  */
 	.globl exit_to_user
 exit_to_user:
+	movq	%gs:PERCPU_CURRENT, %rax
+	cmpl	$0, TASK_WORK(%rax)
+	jne	.Lexit_work
+.Lexit_work_done:
 	testb	$EF_SYSRET, %gs:PERCPU_ENTRY_FLAGS
 	jz	return_to_user_iret
 	movq	%rsp, %rdi
@@ -139,6 +146,12 @@ exit_to_user:
 	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
 	jnz	sysret_to_user_pti
 	jmp	sysret_to_user
+
+/* current->work: signals, rescheduling, ptrace stops (proc/sched.c); may rewrite the frame. */
+.Lexit_work:
+	movq	%rsp, %rdi
+	call	exit_to_user_work
+	jmp	.Lexit_work_done
 
 /*
  * return_to_user_iret: IRET to user mode (also the SYSCALL path's exit when

@@ -19,6 +19,7 @@ irq_stub_\name:
 .endm
 
 	IRQ_STUB self_ipi, IRQ_VECTOR_SELF_IPI
+	IRQ_STUB timer, IRQ_VECTOR_TIMER
 	IRQ_STUB spurious, IRQ_VECTOR_SPURIOUS
 
 	.section .note.GNU-stack, "", @progbits

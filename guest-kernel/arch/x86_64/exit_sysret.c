@@ -100,7 +100,7 @@ static int refuse(unsigned reason)
 int exit_sysret_prepare(struct trap_frame *tf)
 {
 	uint64_t f = tf->rflags, sp = tf->rsp, nsp = sp - VSYSRET_REDZONE - VSYSRET_FRAME;
-	uint64_t vdso = current ? current->mm.vdso_base : 0;
+	uint64_t vdso = current ? current->mm->vdso_base : 0;
 
 	if (!vdso)
 		return refuse(R_NO_VDSO);

@@ -8,8 +8,9 @@
 #include "arch/x86_64/desc.h"
 #include "arch/x86_64/irq.h"
 #include "lib/kprintf.h"
+#include "proc/timer.h"
 
-extern const char irq_stub_self_ipi[], irq_stub_spurious[];
+extern const char irq_stub_self_ipi[], irq_stub_timer[], irq_stub_spurious[];
 
 /* Nothing is in service for a spurious interrupt: no EOI, nothing to count. */
 static void spurious_interrupt(struct trap_frame *tf)
@@ -23,6 +24,7 @@ static const struct {
 	void (*handler)(struct trap_frame *);
 } irq_vectors[] = {
 	{IRQ_VECTOR_SELF_IPI, irq_stub_self_ipi, self_ipi_interrupt},
+	{IRQ_VECTOR_TIMER, irq_stub_timer, timer_interrupt},
 	{IRQ_VECTOR_SPURIOUS, irq_stub_spurious, spurious_interrupt},
 };
 

@@ -13,6 +13,7 @@
 
 #define IRQ_FIRST_VECTOR 32
 #define IRQ_VECTOR_SELF_IPI 0xec /* EL_SYS_SELF_IPI's chain (self_ipi.c) */
+#define IRQ_VECTOR_TIMER 0xef    /* the local APIC timer: preemption and sleeps (proc/timer.c) */
 #define IRQ_VECTOR_SPURIOUS 0xff /* the APIC's spurious vector: no EOI */
 
 #ifndef __ASSEMBLER__

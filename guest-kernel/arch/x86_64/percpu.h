@@ -20,6 +20,7 @@
 #define PERCPU_SCRATCH 56
 #define PERCPU_ENTRY_STACK_TOP 64
 #define PERCPU_CR3_NOFLUSH 72
+#define PERCPU_CURRENT 80 /* struct task *: the task on the CPU (proc/process.h) */
 #define PERCPU_PCID 128 /* struct pcid_cpu (mm/pcid.h) */
 #define PERCPU_KERNEL_CR3 (PERCPU_PCID + 0)
 #define PERCPU_USER_CR3 (PERCPU_PCID + 8)
@@ -36,6 +37,8 @@
 #include "kernel.h"
 #include "mm/pcid.h"
 
+struct task;
+
 struct percpu {
 	struct percpu *self;     /* %gs:PERCPU_SELF */
 	uint64_t top_of_stack;   /* kernel (task) stack for entries from user mode */
@@ -47,6 +50,7 @@ struct percpu {
 	uint64_t scratch;        /* one register across the PTI exception entry */
 	uint64_t entry_stack_top; /* TSS.RSP0 under PTI; the IRET trampoline's stack */
 	uint64_t cr3_noflush;    /* CR3_NOFLUSH with PCID, else 0 (the paranoid exit) */
+	struct task *current;     /* the task on the CPU: `current` */
 	struct pcid_cpu pcid __aligned(64); /* CR3 values the entry and exit load */
 };
 _Static_assert(offsetof(struct percpu, self) == PERCPU_SELF, "percpu.self");
@@ -62,6 +66,7 @@ _Static_assert(offsetof(struct percpu, scratch) == PERCPU_SCRATCH, "percpu.scrat
 _Static_assert(offsetof(struct percpu, entry_stack_top) == PERCPU_ENTRY_STACK_TOP,
 	       "percpu.entry_stack_top");
 _Static_assert(offsetof(struct percpu, cr3_noflush) == PERCPU_CR3_NOFLUSH, "percpu.cr3_noflush");
+_Static_assert(offsetof(struct percpu, current) == PERCPU_CURRENT, "percpu.current");
 _Static_assert(offsetof(struct percpu, pcid) == PERCPU_PCID, "percpu.pcid");
 _Static_assert(offsetof(struct percpu, pcid.kernel_cr3) == PERCPU_KERNEL_CR3,
 	       "percpu.pcid.kernel_cr3");

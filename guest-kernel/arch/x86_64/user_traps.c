@@ -45,7 +45,7 @@ void page_fault(struct trap_frame *tf)
 
 	cpu0.nr_page_faults++;
 	if (current && addr < TASK_SIZE_MAX) {
-		r = mm_fault(&current->mm, addr, tf->error);
+		r = mm_fault(current->mm, addr, tf->error);
 		if (r == FAULT_HANDLED)
 			return;
 	}

@@ -1,0 +1,181 @@
+/*
+ * fork, vfork and clone (Linux x86-64 argument order: flags, stack,
+ * parent_tid, child_tid, tls).  The child starts as a copy of the caller's
+ * user frame with RAX = 0 (and the new stack and TLS when given) and
+ * returns to user mode through IRET (switch.S ret_from_fork).  What it
+ * shares with the caller is what the flags say: the address space
+ * (CLONE_VM), the file table (CLONE_FILES), the signal actions
+ * (CLONE_SIGHAND), the thread group (CLONE_THREAD).
+ */
+#include "lib/kprintf.h"
+#include "lib/string.h"
+#include "mm/kmalloc.h"
+#include "proc/process.h"
+#include "proc/ptrace.h"
+#include "proc/sched.h"
+#include "proc/signal.h"
+#include "proc/task_alloc.h"
+#include "sys/errno.h"
+#include "sys/syscalls.h"
+#include "sys/uaccess.h"
+#include "sys/uaccess_range.h"
+
+#define CSIGNAL 0x000000ffull
+#define CLONE_VM 0x00000100ull
+#define CLONE_FS 0x00000200ull
+#define CLONE_FILES 0x00000400ull
+#define CLONE_SIGHAND 0x00000800ull
+#define CLONE_PIDFD 0x00001000ull
+#define CLONE_PTRACE 0x00002000ull
+#define CLONE_VFORK 0x00004000ull
+#define CLONE_PARENT 0x00008000ull
+#define CLONE_THREAD 0x00010000ull
+#define CLONE_NEWNS 0x00020000ull
+#define CLONE_SYSVSEM 0x00040000ull
+#define CLONE_SETTLS 0x00080000ull
+#define CLONE_PARENT_SETTID 0x00100000ull
+#define CLONE_CHILD_CLEARTID 0x00200000ull
+#define CLONE_DETACHED 0x00400000ull
+#define CLONE_UNTRACED 0x00800000ull
+#define CLONE_CHILD_SETTID 0x01000000ull
+#define CLONE_IO 0x80000000ull
+#define SIGCHLD 17
+
+/* Flags this kernel implements (the namespace ones are refused: EINVAL). */
+#define CLONE_SUPPORTED                                                                   \
+	(CSIGNAL | CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_PTRACE |      \
+	 CLONE_VFORK | CLONE_PARENT | CLONE_THREAD | CLONE_SYSVSEM | CLONE_SETTLS |         \
+	 CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID | CLONE_DETACHED | CLONE_UNTRACED |     \
+	 CLONE_CHILD_SETTID | CLONE_IO)
+
+/* Linux's consistency rules (copy_process). */
+static int clone_flags_check(uint64_t flags)
+{
+	if (flags & ~CLONE_SUPPORTED)
+		return -EINVAL;
+	if ((flags & CLONE_THREAD) && !(flags & CLONE_SIGHAND))
+		return -EINVAL;
+	if ((flags & CLONE_SIGHAND) && !(flags & CLONE_VM))
+		return -EINVAL;
+	return 0;
+}
+
+static struct files *files_copy(const struct files *src)
+{
+	struct files *f = kzalloc(sizeof(*f));
+	unsigned fd;
+
+	if (!f)
+		return 0;
+	f->refs = 1;
+	f->t = src->t;
+	for (fd = 0; fd < FD_MAX; fd++)
+		if (f->t.fd[fd])
+			f->t.fd[fd]->refs++;
+	return f;
+}
+
+static long clone_fail(struct task *c, long err)
+{
+	if (c->mm)
+		mm_put(c->mm);
+	if (c->files && !--c->files->refs) {
+		fd_close_all(&c->files->t);
+		kfree(c->files, sizeof(*c->files));
+	}
+	if (c->sighand)
+		signal_task_release(c);
+	task_free(c);
+	return err;
+}
+
+static long do_clone(uint64_t flags, uint64_t newsp, uint64_t parent_tid, uint64_t child_tid,
+		     uint64_t tls)
+{
+	struct task *p = current, *c;
+	int pid;
+	struct trap_frame *tf;
+	int err = clone_flags_check(flags);
+
+	if (err)
+		return err;
+	if ((flags & CLONE_SETTLS) && tls >= TASK_SIZE_MAX)
+		return -EPERM;
+	c = task_alloc();
+	if (!c)
+		return -EAGAIN;
+	memcpy(c->comm, p->comm, sizeof(c->comm));
+	memcpy(c->exe_path, p->exe_path, sizeof(c->exe_path));
+	c->cwd = p->cwd;
+	if (flags & CLONE_THREAD) {
+		c->tgid = p->tgid;
+		c->group_leader = p->group_leader;
+		c->parent = p->group_leader->parent;
+		c->exit_signal = 0;
+	} else {
+		c->tgid = c->pid;
+		c->group_leader = c;
+		c->parent = (flags & CLONE_PARENT) ? p->group_leader->parent : p->group_leader;
+		c->exit_signal = (int)(flags & CSIGNAL);
+	}
+	if (flags & CLONE_VM) {
+		mm_get(p->mm);
+		c->mm = p->mm;
+	} else if (!(c->mm = mm_dup(p->mm))) {
+		return clone_fail(c, -ENOMEM);
+	}
+	if (flags & CLONE_FILES) {
+		p->files->refs++;
+		c->files = p->files;
+	} else if (!(c->files = files_copy(p->files))) {
+		return clone_fail(c, -ENOMEM);
+	}
+	if (signal_task_init(c, p, flags) || arch_task_init(c, p))
+		return clone_fail(c, -ENOMEM);
+	if (flags & CLONE_SETTLS)
+		c->arch.fsbase = tls;
+	tf = task_user_frame(c);
+	*tf = *task_user_frame(p);
+	tf->rax = 0;
+	if (newsp)
+		tf->rsp = newsp;
+	c->user_regs = tf;
+	if (flags & CLONE_CHILD_SETTID)
+		c->set_child_tid = child_tid;
+	if (flags & CLONE_CHILD_CLEARTID)
+		c->clear_child_tid = child_tid;
+	if (flags & CLONE_PARENT_SETTID) {
+		uint32_t tid = (uint32_t)c->pid;
+
+		if (copy_to_user(parent_tid, &tid, sizeof(tid)))
+			return clone_fail(c, -EFAULT);
+	}
+	ptrace_clone_inherit(c, p, flags);
+	task_stack_init_fork(c);
+	pid = c->pid;
+	c->state = TASK_RUNNABLE;
+	if (flags & CLONE_VFORK) {
+		c->vfork_parent = p;
+		while (c->vfork_parent == p)
+			sched_block(c, 0, false);
+	}
+	return pid;
+}
+
+SYSCALL(clone)
+{
+	(void)a5;
+	return do_clone(a0, a1, a2, a3, a4);
+}
+
+SYSCALL(fork)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return do_clone(SIGCHLD, 0, 0, 0, 0);
+}
+
+SYSCALL(vfork)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return do_clone(CLONE_VFORK | CLONE_VM | SIGCHLD, 0, 0, 0, 0);
+}

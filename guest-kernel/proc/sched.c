@@ -1,0 +1,217 @@
+/*
+ * The scheduler (sched.h): round robin over task_table, one CPU, switches
+ * only here.  A switch is: the arch state (FS/GS base, FPU, I/O bitmap,
+ * LDT), the address space when it differs, the kernel stack entries from
+ * user mode use, `current`, then the kernel stack itself (switch.S).
+ *
+ * Idle: with nothing runnable the CPU halts with interrupts on, the timer
+ * armed for the earliest sleeper's deadline (timer.h); any interrupt ends
+ * the halt and the sleepers whose time has come are woken.
+ */
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/percpu.h"
+#include "lib/panic.h"
+#include "proc/process.h"
+#include "proc/sched.h"
+#include "proc/signal.h"
+#include "proc/task_alloc.h"
+#include "proc/timer.h"
+#include "sys/errno.h"
+#include "time/time.h"
+
+void switch_stacks(uint64_t *save_rsp, uint64_t next_rsp);
+
+static bool task_wakes_by_deadline(const struct task *t, uint64_t now)
+{
+	return (t->state == TASK_BLOCKED || t->state == TASK_BLOCKED_NOINTR) &&
+	       t->wake_deadline_ns && t->wake_deadline_ns <= now;
+}
+
+/* Sleepers whose deadline passed become runnable; returns the earliest deadline left (0: none). */
+static uint64_t wake_expired(void)
+{
+	uint64_t now = 0, next = 0;
+	unsigned i;
+
+	for (i = 0; i < TASK_MAX; i++) {
+		struct task *t = &task_table[i];
+
+		if (!t->wake_deadline_ns || (t->state != TASK_BLOCKED && t->state != TASK_BLOCKED_NOINTR))
+			continue;
+		if (!now)
+			now = time_monotonic_ns();
+		if (task_wakes_by_deadline(t, now)) {
+			t->wake_reason = -ETIMEDOUT;
+			t->state = TASK_RUNNABLE;
+		} else if (!next || t->wake_deadline_ns < next) {
+			next = t->wake_deadline_ns;
+		}
+	}
+	return next;
+}
+
+/* The next runnable task after prev in table order (prev itself last); NULL if none. */
+static struct task *pick_next(const struct task *prev)
+{
+	unsigned start = (unsigned)(prev - task_table), i;
+
+	for (i = 1; i <= TASK_MAX; i++) {
+		struct task *t = &task_table[(start + i) % TASK_MAX];
+
+		if (t->state == TASK_RUNNABLE)
+			return t;
+	}
+	return 0;
+}
+
+unsigned sched_nr_runnable(void)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < TASK_MAX; i++)
+		n += task_table[i].state == TASK_RUNNABLE && &task_table[i] != current;
+	return n;
+}
+
+/* Halts until something is runnable; interrupts are on only inside the halt. */
+static struct task *idle(const struct task *prev)
+{
+	struct task *next;
+
+	for (;;) {
+		uint64_t deadline = wake_expired();
+
+		next = pick_next(prev);
+		if (next)
+			return next;
+		if (!deadline)
+			panic("scheduler: no task can run and none sleeps with a deadline "
+			      "(every task waits for another): deadlock");
+		timer_arm_deadline(deadline);
+		__asm__ __volatile__("sti\n\thlt\n\tcli" ::: "memory");
+	}
+}
+
+/* Work the incoming task does first: free a task that died running (its stack was in use). */
+static void finish_switch(void)
+{
+	task_reap_dead();
+}
+
+static void switch_to(struct task *prev, struct task *next)
+{
+	arch_task_switch(prev, next);
+	if (next->mm && next->mm != prev->mm)
+		mm_activate(next->mm);
+	percpu_set_kernel_stack(next->stack_base + TASK_STACK_SIZE);
+	current = next;
+	switch_stacks(&prev->kernel_rsp, next->kernel_rsp);
+	finish_switch();
+}
+
+void schedule(void)
+{
+	struct task *prev = current, *next;
+
+	prev->work &= ~TASK_WORK_RESCHED;
+	wake_expired();
+	next = pick_next(prev);
+	if (!next)
+		next = idle(prev);
+	timer_update(next);
+	if (next != prev)
+		switch_to(prev, next);
+}
+
+/* The first code of a new task, on its own stack (switch.S ret_from_fork). */
+void sched_tail_fork(struct trap_frame *tf)
+{
+	finish_switch();
+	task_first_run(current);
+	if (current->work)
+		exit_to_user_work(tf);
+}
+
+int sched_block(const void *chan, uint64_t deadline_ns, bool interruptible)
+{
+	struct task *t = current;
+
+	if (interruptible && signal_pending(t))
+		return -EINTR;
+	t->wait_chan = chan;
+	t->wake_deadline_ns = deadline_ns;
+	t->wake_reason = 0;
+	t->state = interruptible ? TASK_BLOCKED : TASK_BLOCKED_NOINTR;
+	schedule();
+	t->wait_chan = 0;
+	t->wake_deadline_ns = 0;
+	return t->wake_reason;
+}
+
+unsigned wake_up(const void *chan)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < TASK_MAX; i++) {
+		struct task *t = &task_table[i];
+
+		if ((t->state == TASK_BLOCKED || t->state == TASK_BLOCKED_NOINTR) &&
+		    t->wait_chan == chan) {
+			t->wake_reason = 0;
+			t->state = TASK_RUNNABLE;
+			n++;
+		}
+	}
+	return n;
+}
+
+void wake_signal(struct task *t)
+{
+	if (t->state == TASK_BLOCKED) {
+		t->wake_reason = -EINTR;
+		t->state = TASK_RUNNABLE;
+	}
+}
+
+void wake_task(struct task *t)
+{
+	if (t->state == TASK_BLOCKED || t->state == TASK_BLOCKED_NOINTR ||
+	    t->state == TASK_STOPPED) {
+		t->wake_reason = -EINTR;
+		t->state = TASK_RUNNABLE;
+	}
+}
+
+void sched_tick(struct trap_frame *tf)
+{
+	(void)tf;
+	wake_expired();
+	if (sched_nr_runnable())
+		current->work |= TASK_WORK_RESCHED;
+}
+
+void exit_to_user_work(struct trap_frame *tf)
+{
+	struct task *t = current;
+	uint32_t w;
+
+	while ((w = t->work & ~(TASK_WORK_SYSCALL_TRACE | TASK_WORK_SINGLESTEP))) {
+		if (w & TASK_WORK_RESCHED) {
+			schedule();
+			continue;
+		}
+		if (w & TASK_WORK_NOTIFY) {
+			t->work &= ~TASK_WORK_NOTIFY;
+			if (t->group_exiting)
+				task_exit(t->group_leader->exit_code);
+			continue;
+		}
+		if (w & TASK_WORK_SIGPENDING) {
+			signal_deliver(tf);
+			/* signal_deliver clears the bit when nothing deliverable is left. */
+			continue;
+		}
+		/* TASK_WORK_FRAME: only the syscall return reads it. */
+		t->work &= ~TASK_WORK_FRAME;
+	}
+}

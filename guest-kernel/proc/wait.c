@@ -1,0 +1,201 @@
+/*
+ * wait4 and waitid: the children of the caller's thread group that exited
+ * (zombies, reaped here) or stopped under ptrace, as Linux reports them.
+ * A caller with matching children and nothing to report sleeps on its
+ * group leader until a child changes state (task_exit, ptrace stops).
+ */
+#include "lib/string.h"
+#include "proc/process.h"
+#include "proc/sched.h"
+#include "proc/task_alloc.h"
+#include "sys/errno.h"
+#include "sys/syscalls.h"
+#include "sys/uaccess.h"
+
+#define WNOHANG 0x00000001
+#define WUNTRACED 0x00000002
+#define WSTOPPED WUNTRACED
+#define WEXITED 0x00000004
+#define WCONTINUED 0x00000008
+#define WNOWAIT 0x01000000
+#define __WNOTHREAD 0x20000000
+#define __WALL 0x40000000
+#define __WCLONE 0x80000000
+
+#define P_ALL 0
+#define P_PID 1
+#define P_PGID 2
+#define P_PIDFD 3
+
+#define SIGCHLD 17
+#define CLD_EXITED 1
+#define CLD_KILLED 2
+#define CLD_DUMPED 3
+#define CLD_TRAPPED 4
+#define CLD_STOPPED 5
+
+/* What one wait found. */
+struct wait_result {
+	int pid;
+	int wstatus; /* wait4's encoding */
+	bool stopped;
+};
+
+/* pid > 0: that one; -1 or 0 or < -1 (process groups: all are one group here): any. */
+static bool wait_matches(const struct task *c, int pid, uint32_t options)
+{
+	if (pid > 0 && c->tgid != pid && c->pid != pid)
+		return false;
+	/* __WCLONE: only children that signal their parent with something else than SIGCHLD. */
+	if (!(options & __WALL) && ((options & __WCLONE) != 0) != (c->exit_signal != SIGCHLD))
+		return false;
+	return true;
+}
+
+static bool is_child(const struct task *c, const struct task *me)
+{
+	if (c->state == TASK_UNUSED || c->state == TASK_DEAD)
+		return false;
+	if (c->tracer && c->tracer->tgid == me->tgid)
+		return true;
+	return c->parent && c->parent->tgid == me->tgid && c->group_leader == c;
+}
+
+/* One pass: 1 found (res filled), 0 children but nothing to report, -ECHILD none. */
+static int wait_scan(int pid, uint32_t options, struct wait_result *res)
+{
+	struct task *me = current;
+	bool any = false;
+	unsigned i;
+
+	for (i = 0; i < TASK_MAX; i++) {
+		struct task *c = &task_table[i];
+
+		if (!is_child(c, me) || !wait_matches(c, pid, options))
+			continue;
+		any = true;
+		if (c->state == TASK_STOPPED && !c->ptrace_stop_reported &&
+		    (c->tracer || (options & WUNTRACED))) {
+			res->pid = c->pid;
+			res->wstatus = W_STOPCODE(c->ptrace_stop_sig);
+			res->stopped = true;
+			if (!(options & WNOWAIT))
+				c->ptrace_stop_reported = true;
+			return 1;
+		}
+		if (c->state == TASK_ZOMBIE && c->group_leader == c && (options & WEXITED)) {
+			res->pid = c->tgid;
+			res->wstatus = c->exit_code;
+			res->stopped = false;
+			if (!(options & WNOWAIT))
+				task_free(c);
+			return 1;
+		}
+	}
+	return any ? 0 : -ECHILD;
+}
+
+static long wait_common(int pid, uint32_t options, struct wait_result *res)
+{
+	for (;;) {
+		int r = wait_scan(pid, options, res);
+
+		if (r)
+			return r < 0 ? r : 1;
+		if (options & WNOHANG)
+			return 0;
+		if (sched_block(current->group_leader, 0, true) == -EINTR)
+			return -ERESTARTSYS;
+	}
+}
+
+/* wait4(pid, int *wstatus, int options, struct rusage *ru) */
+SYSCALL(wait4)
+{
+	struct wait_result res = {0};
+	uint32_t options = (uint32_t)a2;
+	long r;
+
+	(void)a4, (void)a5;
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WALL | __WCLONE))
+		return -EINVAL;
+	if ((int)a0 == INT32_MIN)
+		return -ESRCH;
+	r = wait_common((int)a0, options | WEXITED, &res);
+	if (r <= 0)
+		return r;
+	if (a1 && copy_to_user(a1, &res.wstatus, sizeof(res.wstatus)))
+		return -EFAULT;
+	if (a3) {
+		static const uint8_t zero_rusage[144];
+
+		if (copy_to_user(a3, zero_rusage, sizeof(zero_rusage)))
+			return -EFAULT;
+	}
+	return res.pid;
+}
+
+/* The part of siginfo_t waitid fills (Linux layout: signo, errno, code, pid, uid, status). */
+struct waitid_info {
+	int32_t signo, errno_, code, pad;
+	int32_t pid, uid, status;
+	int32_t rest[25];
+};
+_Static_assert(sizeof(struct waitid_info) == 128, "siginfo_t is 128 bytes");
+
+/* waitid(idtype, id, siginfo_t *info, int options, struct rusage *ru) */
+SYSCALL(waitid)
+{
+	struct wait_result res = {0};
+	struct waitid_info info = {0};
+	uint32_t options = (uint32_t)a3;
+	int pid;
+	long r;
+
+	(void)a4, (void)a5;
+	if (options & ~(WNOHANG | WSTOPPED | WEXITED | WCONTINUED | WNOWAIT | __WNOTHREAD |
+			__WALL | __WCLONE))
+		return -EINVAL;
+	if (!(options & (WEXITED | WSTOPPED | WCONTINUED)))
+		return -EINVAL;
+	switch (a0) {
+	case P_ALL:
+		pid = -1;
+		break;
+	case P_PID:
+		if ((int)a1 <= 0)
+			return -EINVAL;
+		pid = (int)a1;
+		break;
+	case P_PGID:
+		pid = -1;
+		break;
+	default:
+		return -EINVAL;
+	}
+	r = wait_common(pid, options, &res);
+	if (r < 0)
+		return r;
+	if (r > 0) {
+		int sig = res.wstatus & 0x7f;
+
+		info.signo = SIGCHLD;
+		info.pid = res.pid;
+		if (res.stopped) {
+			info.code = current && task_find(res.pid) && task_find(res.pid)->tracer
+					    ? CLD_TRAPPED
+					    : CLD_STOPPED;
+			info.status = (res.wstatus >> 8) & 0xff;
+		} else if (sig) {
+			info.code = (res.wstatus & 0x80) ? CLD_DUMPED : CLD_KILLED;
+			info.status = sig;
+		} else {
+			info.code = CLD_EXITED;
+			info.status = (res.wstatus >> 8) & 0xff;
+		}
+	}
+	/* WNOHANG with nothing to report: Linux zeroes si_pid and si_signo. */
+	if (a2 && copy_to_user(a2, &info, sizeof(info)))
+		return -EFAULT;
+	return 0;
+}
