@@ -296,6 +296,7 @@ static void process_notify_parent(struct task *leader)
 {
 	struct task *parent = leader->parent;
 
+	leader->group_dead = true;
 	reparent_children(leader);
 	if (leader->exit_signal && parent && parent->sighand) {
 		struct ksiginfo info = {

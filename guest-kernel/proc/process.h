@@ -71,6 +71,7 @@ struct task {
 	int exit_signal;                /* sent to the parent at exit (SIGCHLD; 0 for threads) */
 	int exit_code;                  /* wait status as wait4 reports it (Linux encoding) */
 	bool group_exiting;             /* exit_group in progress: every other thread dies */
+	bool group_dead;                /* leader: the last thread ended, wait may reap it */
 
 	/* --- shared resources --- */
 	struct mm *mm;                  /* refcounted (mm.refs) */
@@ -97,6 +98,8 @@ struct task {
 	int ptrace_stop_sig;            /* what the stop reports to wait (signal or SIGTRAP|0x80) */
 	int ptrace_resume_sig;          /* signal to deliver on resume (PTRACE_CONT data) */
 	bool ptrace_stop_reported;      /* wait already returned this stop */
+	bool ptrace_forced_tf;          /* PTRACE_SINGLESTEP set TF (the tracee did not) */
+	struct ksiginfo ptrace_siginfo; /* the signal of a signal-delivery stop (GETSIGINFO) */
 	struct trap_frame *user_regs;   /* the frame at the top of the kernel stack (PEEKUSER) */
 
 	/* --- CPU state and the kernel stack --- */

@@ -1,33 +1,459 @@
 /*
- * ptrace (ptrace.h).  Not implemented yet beyond the hooks the rest of the
- * kernel calls: nothing is ever traced, so every hook is the untraced case.
+ * ptrace (ptrace.h): tracing a task, the stops, and the requests a tracer
+ * makes of a stopped tracee.
+ *
+ * A tracee stops only in its own kernel code, on its way back to user
+ * mode: at a signal's delivery (the signal helper calls
+ * ptrace_signal_stop), at syscall entry and exit (PTRACE_SYSCALL), and at
+ * the SIGTRAP of a single step.  Stopping is: state TASK_STOPPED, the stop
+ * code for wait, the tracer woken (and sent SIGCHLD), then schedule();
+ * the tracer's resume request makes it runnable again with the signal to
+ * deliver.  While stopped, its user registers are the trap frame at the
+ * top of its kernel stack and its thread state (saved by the switch away),
+ * which is what PEEKUSER/POKEUSER/GETREGS/SETREGS read and write.
+ *
+ * Event stops for fork/clone/exec/exit (PTRACE_O_TRACE*) are not
+ * generated: SETOPTIONS takes only TRACESYSGOOD and EXITKILL.
  */
+#include "lib/string.h"
+#include "mm/layout.h"
+#include "mm/pgtable.h"
+#include "mm/upt.h"
+#include "arch/x86_64/fpu.h"
 #include "proc/process.h"
 #include "proc/ptrace.h"
+#include "proc/ptrace_regs.h"
+#include "proc/sched.h"
+#include "proc/signal.h"
+#include "sys/errno.h"
+#include "sys/syscalls.h"
+#include "sys/uaccess.h"
+
+#define PTRACE_TRACEME 0
+#define PTRACE_PEEKTEXT 1
+#define PTRACE_PEEKDATA 2
+#define PTRACE_PEEKUSR 3
+#define PTRACE_POKETEXT 4
+#define PTRACE_POKEDATA 5
+#define PTRACE_POKEUSR 6
+#define PTRACE_CONT 7
+#define PTRACE_KILL 8
+#define PTRACE_SINGLESTEP 9
+#define PTRACE_GETREGS 12
+#define PTRACE_SETREGS 13
+#define PTRACE_GETFPREGS 14
+#define PTRACE_SETFPREGS 15
+#define PTRACE_ATTACH 16
+#define PTRACE_DETACH 17
+#define PTRACE_SYSCALL 24
+#define PTRACE_SETOPTIONS 0x4200
+#define PTRACE_GETEVENTMSG 0x4201
+#define PTRACE_GETSIGINFO 0x4202
+#define PTRACE_SETSIGINFO 0x4203
+#define PTRACE_GETREGSET 0x4204
+#define PTRACE_SETREGSET 0x4205
+#define PTRACE_SEIZE 0x4206
+#define PTRACE_INTERRUPT 0x4207
+
+#define PTRACE_O_TRACESYSGOOD 0x1
+#define PTRACE_O_EXITKILL 0x100000
+#define PTRACE_O_SUPPORTED (PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)
+
+#define NT_PRSTATUS 1
+#define NT_PRFPREG 2
+
+#define SIGKILL 9
+#define SIGTRAP 5
+#define SIGSTOP 19
+#define SIGCHLD 17
+#define TRAP_BRKPT 1
+#define CLD_TRAPPED 4
+#define SI_USER 0
+#define FXSAVE_BYTES 512
+
+/* ---- stops (the tracee's side) ---- */
+
+/* Stops current with `code` for wait; returns the signal the tracer resumed it with. */
+static int ptrace_stop(int code, const struct ksiginfo *info)
+{
+	struct task *t = current, *tracer = t->tracer;
+	struct ksiginfo chld = {.signo = SIGCHLD, .code = CLD_TRAPPED, .pid = t->pid};
+
+	t->ptrace_stop_sig = code;
+	t->ptrace_stop_reported = false;
+	t->ptrace_resume_sig = 0;
+	if (info)
+		t->ptrace_siginfo = *info;
+	else
+		t->ptrace_siginfo = (struct ksiginfo){.signo = code & 0x7f, .code = code};
+	t->state = TASK_STOPPED;
+	chld.status = code & 0x7f;
+	signal_send(tracer, SIGCHLD, &chld, true);
+	wake_up(tracer->group_leader);
+	schedule();
+	return t->tracer ? t->ptrace_resume_sig : 0;
+}
 
 int ptrace_signal_stop(int sig, struct ksiginfo *info, struct trap_frame *tf)
 {
-	(void)info, (void)tf;
-	return sig;
+	struct task *t = current;
+	int r;
+
+	(void)tf;
+	if (!t->tracer || sig == SIGKILL)
+		return sig;
+	r = ptrace_stop(sig, info);
+	if (r && r != sig && info) {
+		/* The tracer chose another signal: it comes from the tracer (Linux: SI_USER). */
+		*info = (struct ksiginfo){.signo = r, .code = SI_USER, .pid = t->tracer->tgid};
+	}
+	if (r && (t->sig.blocked & BIT(r - 1))) {
+		signal_send(t, r, info, false);
+		return 0;
+	}
+	return r;
 }
 
-void ptrace_task_exit(struct task *t)
+static int syscall_stop_code(const struct task *t)
 {
-	(void)t;
+	return SIGTRAP | ((t->ptrace_opts & PTRACE_O_TRACESYSGOOD) ? 0x80 : 0);
 }
 
-void ptrace_clone_inherit(struct task *child, const struct task *parent, uint64_t clone_flags)
+/* A stop's resume signal that is not 0 is delivered next (Linux: send_sig after a syscall stop). */
+static void resume_signal(int sig)
 {
-	(void)child, (void)parent, (void)clone_flags;
+	if (sig > 0 && sig <= NSIG)
+		signal_send(current, sig, 0, false);
 }
 
 bool ptrace_syscall_entry(struct trap_frame *tf)
 {
 	(void)tf;
-	return true;
+	if (!current->tracer)
+		return true;
+	resume_signal(ptrace_stop(syscall_stop_code(current), 0));
+	return current->state == TASK_RUNNABLE;
 }
 
 void ptrace_syscall_exit(struct trap_frame *tf)
 {
-	(void)tf;
+	struct task *t = current;
+
+	if (!t->tracer)
+		return;
+	if (t->work & TASK_WORK_SINGLESTEP) {
+		/* Stepping over SYSCALL: the step is reported here, after it (Linux). */
+		signal_force(tf, SIGTRAP, TRAP_BRKPT, 0);
+		return;
+	}
+	if (t->work & TASK_WORK_SYSCALL_TRACE)
+		resume_signal(ptrace_stop(syscall_stop_code(t), 0));
+}
+
+/* ---- life cycle ---- */
+
+static void detach(struct task *t)
+{
+	struct trap_frame *tf = task_user_frame(t);
+
+	if (t->ptrace_forced_tf)
+		tf->rflags &= ~PTRACE_RFLAGS_TF;
+	t->ptrace_forced_tf = false;
+	t->tracer = 0;
+	t->ptrace_opts = 0;
+	t->work &= ~(TASK_WORK_SYSCALL_TRACE | TASK_WORK_SINGLESTEP);
+	if (t->state == TASK_STOPPED)
+		wake_task(t);
+}
+
+void ptrace_task_exit(struct task *t)
+{
+	unsigned i;
+
+	for (i = 0; i < TASK_MAX; i++) {
+		struct task *c = &task_table[i];
+
+		if (c->tracer != t || c->state == TASK_UNUSED)
+			continue;
+		if (c->ptrace_opts & PTRACE_O_EXITKILL)
+			signal_send(c, SIGKILL, 0, false);
+		detach(c);
+	}
+	if (t->tracer)
+		wake_up(t->tracer->group_leader);
+}
+
+void ptrace_clone_inherit(struct task *child, const struct task *parent, uint64_t clone_flags)
+{
+	(void)parent, (void)clone_flags;
+	/* No PTRACE_O_TRACEFORK/CLONE: a child starts untraced (its frame copy loses a forced TF). */
+	if (parent->ptrace_forced_tf)
+		task_user_frame(child)->rflags &= ~PTRACE_RFLAGS_TF;
+	child->tracer = 0;
+	child->work &= ~(TASK_WORK_SYSCALL_TRACE | TASK_WORK_SINGLESTEP);
+}
+
+/* ---- the tracer's requests ---- */
+
+/* The tracee of a request other than TRACEME/ATTACH: traced by current and stopped. */
+static struct task *tracee_stopped(int pid, long *err)
+{
+	struct task *t = task_find(pid);
+
+	*err = -ESRCH;
+	if (!t || t->tracer != current || t->state != TASK_STOPPED)
+		return 0;
+	return t;
+}
+
+static long resume(struct task *t, uint64_t req, uint64_t data)
+{
+	struct trap_frame *tf = task_user_frame(t);
+
+	if (data > NSIG)
+		return -EIO;
+	t->work &= ~(TASK_WORK_SYSCALL_TRACE | TASK_WORK_SINGLESTEP);
+	if (req == PTRACE_SYSCALL)
+		t->work |= TASK_WORK_SYSCALL_TRACE;
+	if (req == PTRACE_SINGLESTEP) {
+		t->work |= TASK_WORK_SINGLESTEP;
+		if (!(tf->rflags & PTRACE_RFLAGS_TF)) {
+			tf->rflags |= PTRACE_RFLAGS_TF;
+			t->ptrace_forced_tf = true;
+		}
+	} else if (t->ptrace_forced_tf) {
+		tf->rflags &= ~PTRACE_RFLAGS_TF;
+		t->ptrace_forced_tf = false;
+	}
+	/* The frame may have changed: the syscall return must check it in full. */
+	t->work |= TASK_WORK_FRAME;
+	t->ptrace_resume_sig = (int)data;
+	wake_task(t);
+	return 0;
+}
+
+/* The tracee's word at addr, through its page tables and the direct map. */
+static uint64_t *tracee_word(struct task *t, uint64_t addr, bool write)
+{
+	uint64_t *pte;
+
+	if ((addr & 7) || addr >= PTRACE_TASK_SIZE_MAX || !t->mm)
+		return 0;
+	pte = upt_pte(t->mm, addr, false);
+	if (!pte || !(*pte & PTE_P) || (write && (*pte & PTE_SW_NOFREE)))
+		return 0;
+	return (uint64_t *)((uint8_t *)phys_to_virt(*pte & PTE_ADDR_MASK) + (addr & (PAGE_SIZE - 1)));
+}
+
+static long peek_user(struct task *t, uint64_t off, uint64_t data)
+{
+	uint64_t v = 0;
+
+	if ((off & 7) || off >= USER_SIZE)
+		return -EIO;
+	if (off < USER_REGS_SIZE)
+		v = ptrace_getreg(task_user_frame(t), &t->arch, (unsigned)(off / 8),
+				  t->ptrace_forced_tf);
+	/* u_debugreg: no hardware breakpoints here, DR0-DR7 read 0. */
+	return copy_to_user(data, &v, sizeof(v));
+}
+
+static long poke_user(struct task *t, uint64_t off, uint64_t data)
+{
+	if ((off & 7) || off >= USER_SIZE)
+		return -EIO;
+	if (off < USER_REGS_SIZE) {
+		t->work |= TASK_WORK_FRAME;
+		return ptrace_putreg(task_user_frame(t), &t->arch, (unsigned)(off / 8), data,
+				     &t->ptrace_forced_tf);
+	}
+	/* Debug registers: only zeroes are accepted (nothing is armed). */
+	return off >= USER_DEBUGREG_OFFSET && data == 0 ? 0 : -EIO;
+}
+
+static long get_regs(struct task *t, uint64_t udst, uint64_t len)
+{
+	uint64_t regs[UREG_COUNT];
+	unsigned i;
+
+	for (i = 0; i < UREG_COUNT; i++)
+		regs[i] = ptrace_getreg(task_user_frame(t), &t->arch, i, t->ptrace_forced_tf);
+	return copy_to_user(udst, regs, len < sizeof(regs) ? len : sizeof(regs));
+}
+
+static long set_regs(struct task *t, uint64_t usrc, uint64_t len)
+{
+	uint64_t regs[UREG_COUNT];
+	struct trap_frame copy = *task_user_frame(t);
+	struct thread_arch arch = t->arch;
+	bool forced = t->ptrace_forced_tf;
+	unsigned i;
+
+	if (len > sizeof(regs))
+		len = sizeof(regs);
+	for (i = 0; i < UREG_COUNT; i++)
+		regs[i] = ptrace_getreg(&copy, &arch, i, forced);
+	if (copy_from_user(regs, usrc, len))
+		return -EFAULT;
+	/* All or nothing: one bad value leaves the tracee as it was. */
+	for (i = 0; i < UREG_COUNT; i++)
+		if (ptrace_putreg(&copy, &arch, i, regs[i], &forced))
+			return -EIO;
+	*task_user_frame(t) = copy;
+	t->arch = arch;
+	t->ptrace_forced_tf = forced;
+	t->work |= TASK_WORK_FRAME;
+	return 0;
+}
+
+static long fpregs(struct task *t, uint64_t ubuf, uint64_t len, bool set)
+{
+	if (len > FXSAVE_BYTES)
+		len = FXSAVE_BYTES;
+	if (!set)
+		return copy_to_user(ubuf, t->arch.fpu, len);
+	if (copy_from_user(t->arch.fpu, ubuf, len))
+		return -EFAULT;
+	/* MXCSR's reserved bits would make FXRSTOR fault (Linux masks them too). */
+	((uint32_t *)t->arch.fpu)[6] &= 0xffff;
+	return 0;
+}
+
+struct user_iovec {
+	uint64_t base, len;
+};
+
+static long regset(struct task *t, uint64_t type, uint64_t uiov, bool set)
+{
+	struct user_iovec iov;
+	long err;
+	uint64_t size = type == NT_PRSTATUS ? USER_REGS_SIZE : FXSAVE_BYTES;
+
+	if (type != NT_PRSTATUS && type != NT_PRFPREG)
+		return -EINVAL;
+	if (copy_from_user(&iov, uiov, sizeof(iov)))
+		return -EFAULT;
+	if (iov.len > size)
+		iov.len = size;
+	if (type == NT_PRSTATUS)
+		err = set ? set_regs(t, iov.base, iov.len) : get_regs(t, iov.base, iov.len);
+	else
+		err = fpregs(t, iov.base, iov.len, set);
+	if (!err && !set)
+		err = copy_to_user(uiov + 8, &iov.len, sizeof(iov.len));
+	return err;
+}
+
+static long attach(int pid, bool seize, uint64_t opts)
+{
+	struct task *t = task_find(pid);
+
+	if (!t)
+		return -ESRCH;
+	if (t->tracer || task_same_group(t, current))
+		return -EPERM;
+	if (opts & ~PTRACE_O_SUPPORTED)
+		return -EINVAL;
+	t->tracer = current;
+	t->ptrace_opts = (uint32_t)opts;
+	if (!seize)
+		signal_send(t, SIGSTOP, 0, false);
+	return 0;
+}
+
+/* ptrace(request, pid, addr, data) */
+SYSCALL(ptrace)
+{
+	struct task *t;
+	long err;
+	uint64_t *w;
+
+	(void)a4, (void)a5;
+	switch (a0) {
+	case PTRACE_TRACEME:
+		if (current->tracer || !current->group_leader->parent)
+			return -EPERM;
+		current->tracer = current->group_leader->parent;
+		return 0;
+	case PTRACE_ATTACH:
+	case PTRACE_SEIZE:
+		return attach((int)a1, a0 == PTRACE_SEIZE, a0 == PTRACE_SEIZE ? a3 : 0);
+	case PTRACE_KILL:
+		t = task_find((int)a1);
+		if (!t || t->tracer != current)
+			return -ESRCH;
+		signal_send(t, SIGKILL, 0, false);
+		wake_task(t);
+		return 0;
+	case PTRACE_INTERRUPT:
+		t = task_find((int)a1);
+		if (!t || t->tracer != current)
+			return -ESRCH;
+		if (t->state != TASK_STOPPED)
+			signal_send(t, SIGSTOP, 0, false);
+		return 0;
+	}
+	t = tracee_stopped((int)a1, &err);
+	if (!t)
+		return err;
+	switch (a0) {
+	case PTRACE_PEEKTEXT:
+	case PTRACE_PEEKDATA:
+		w = tracee_word(t, a2, false);
+		return w ? copy_to_user(a3, w, sizeof(*w)) : -EIO;
+	case PTRACE_POKETEXT:
+	case PTRACE_POKEDATA:
+		w = tracee_word(t, a2, true);
+		if (!w)
+			return -EIO;
+		*w = a3;
+		return 0;
+	case PTRACE_PEEKUSR:
+		return peek_user(t, a2, a3);
+	case PTRACE_POKEUSR:
+		return poke_user(t, a2, a3);
+	case PTRACE_GETREGS:
+		return get_regs(t, a3, USER_REGS_SIZE);
+	case PTRACE_SETREGS:
+		return set_regs(t, a3, USER_REGS_SIZE);
+	case PTRACE_GETFPREGS:
+		return fpregs(t, a3, FXSAVE_BYTES, false);
+	case PTRACE_SETFPREGS:
+		return fpregs(t, a3, FXSAVE_BYTES, true);
+	case PTRACE_GETREGSET:
+	case PTRACE_SETREGSET:
+		return regset(t, a2, a3, a0 == PTRACE_SETREGSET);
+	case PTRACE_GETSIGINFO: {
+		/* siginfo_t: signo, errno, code, then pid/uid or addr (the fields wait's users read). */
+		int32_t si[32] = {t->ptrace_siginfo.signo, t->ptrace_siginfo.errno_,
+				  t->ptrace_siginfo.code, 0, t->ptrace_siginfo.pid,
+				  t->ptrace_siginfo.uid};
+
+		if (t->ptrace_siginfo.addr)
+			memcpy(&si[4], &t->ptrace_siginfo.addr, sizeof(t->ptrace_siginfo.addr));
+		return copy_to_user(a3, si, sizeof(si));
+	}
+	case PTRACE_SETOPTIONS:
+		if (a3 & ~PTRACE_O_SUPPORTED)
+			return -EINVAL;
+		t->ptrace_opts = (uint32_t)a3;
+		return 0;
+	case PTRACE_GETEVENTMSG: {
+		uint64_t zero = 0;
+
+		return copy_to_user(a3, &zero, sizeof(zero));
+	}
+	case PTRACE_CONT:
+	case PTRACE_SYSCALL:
+	case PTRACE_SINGLESTEP:
+		return resume(t, a0, a3);
+	case PTRACE_DETACH:
+		if (a3 > NSIG)
+			return -EIO;
+		t->ptrace_resume_sig = (int)a3;
+		detach(t);
+		return 0;
+	default:
+		return -EIO;
+	}
 }

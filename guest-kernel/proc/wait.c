@@ -83,7 +83,7 @@ static int wait_scan(int pid, uint32_t options, struct wait_result *res)
 				c->ptrace_stop_reported = true;
 			return 1;
 		}
-		if (c->state == TASK_ZOMBIE && c->group_leader == c && (options & WEXITED)) {
+		if (c->state == TASK_ZOMBIE && c->group_dead && (options & WEXITED)) {
 			res->pid = c->tgid;
 			res->wstatus = c->exit_code;
 			res->stopped = false;
