@@ -122,6 +122,12 @@ static uint8_t resolve_vdso(unsigned item)
 	return vdso_config(item);
 }
 
+/* sched.region_tick: as asked (the timer needs nothing the vCPU may lack but an APIC). */
+static uint8_t resolve_region_tick(unsigned item)
+{
+	return kernel_cmdline.requested[item] == EL_ON ? EL_ON : EL_OFF;
+}
+
 static config_resolver *const resolvers[EL_CFG_COUNT] = {
 	[EL_CFG_PTI] = resolve_pti,
 	[EL_CFG_PCID] = resolve_pcid,
@@ -134,6 +140,7 @@ static config_resolver *const resolvers[EL_CFG_COUNT] = {
 	[EL_CFG_VDSO] = resolve_vdso,
 	[EL_CFG_VDSO_TSC] = resolve_vdso,
 	[EL_CFG_VDSO_CLAMP] = resolve_vdso,
+	[EL_CFG_REGION_TICK] = resolve_region_tick,
 };
 
 void config_resolve(void)

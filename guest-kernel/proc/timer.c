@@ -8,6 +8,7 @@
 #include "proc/process.h"
 #include "proc/sched.h"
 #include "proc/timer.h"
+#include "config.h"
 #include "time/time.h"
 
 bool timer_region_tick;
@@ -22,6 +23,7 @@ static struct {
 void timer_init(void)
 {
 	tm.usable = apic_timer_init(IRQ_VECTOR_TIMER);
+	timer_region_tick = kernel_cmdline.requested[EL_CFG_REGION_TICK] == EL_ON;
 }
 
 static void arm_ns(uint64_t delta_ns)

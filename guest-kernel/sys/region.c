@@ -18,6 +18,7 @@
 #include "pmu/pmu.h"
 #include "sys/errno.h"
 #include "sys/region.h"
+#include "proc/timer.h"
 #include "sys/syscalls.h"
 #include "time/time.h"
 
@@ -44,6 +45,7 @@ static inline uint64_t rdtsc_ordered(void)
 static long region_begin(uint64_t iterations)
 {
 	REGION_MARK_OUT("el_region_begin_out", EL_HC_REGION_BEGIN);
+	timer_region(true);
 	pmu_region_prepare();
 	region = (struct el_region){.iterations = iterations, .tsc_khz = time_tsc_khz()};
 	cpu0.nr_syscalls = 0;
@@ -70,6 +72,7 @@ static long region_end(void)
 	region.valid = 1;
 	begun = false;
 	pmu_region_read();
+	timer_region(false);
 	REGION_MARK_OUT("el_region_end_out", EL_HC_REGION_END);
 	return 0;
 }

@@ -23,6 +23,7 @@ enum el_config_item {
 	EL_CFG_VDSO,       /* on | off */
 	EL_CFG_VDSO_TSC,   /* lfence | lfence2 | rdtscp | none */
 	EL_CFG_VDSO_CLAMP, /* branch | cmov */
+	EL_CFG_REGION_TICK, /* off | on: timer preemption inside a measured region */
 	EL_CFG_COUNT
 };
 
@@ -63,6 +64,7 @@ static const struct el_config_desc el_config[EL_CFG_COUNT] = {
 			     (const char *const[]){"lfence", "lfence2", "rdtscp", "none", 0}},
 	[EL_CFG_VDSO_CLAMP] = {"vdso_clamp", EL_CLAMP_BRANCH,
 			       (const char *const[]){"branch", "cmov", 0}},
+	[EL_CFG_REGION_TICK] = {"region_tick", EL_OFF, el_values_offon},
 };
 
 /*
@@ -88,6 +90,7 @@ static const struct el_knob_desc el_knobs[] = {
 	{"vdso", EL_CFG_VDSO, -1, "map the vDSO (off: libc falls back to syscalls)"},
 	{"vdso.tsc", EL_CFG_VDSO_TSC, -1, "ordering of the vDSO's TSC read"},
 	{"vdso.clamp", EL_CFG_VDSO_CLAMP, -1, "how the vDSO clamps to cycle_last"},
+	{"sched.region_tick", EL_CFG_REGION_TICK, -1, "preempt with the timer inside the measured region (default off: no timer interrupt there)"},
 };
 
 #define EL_KNOB_COUNT (sizeof(el_knobs) / sizeof(el_knobs[0]))
