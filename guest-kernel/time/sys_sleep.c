@@ -1,8 +1,12 @@
 /*
- * nanosleep and clock_nanosleep.  No timer interrupt exists yet, so a sleep
- * spins on the clock (PAUSE, no HLT: nothing would wake us).  No signal can
- * interrupt it, so the remaining time is never written.
+ * nanosleep and clock_nanosleep: the task blocks with a deadline (the
+ * scheduler halts the CPU or runs others meanwhile).  A signal interrupts
+ * the sleep: the time left goes to *rem for a relative sleep, and the call
+ * restarts when no handler ran (-ERESTARTNOHAND), as the whole request
+ * again, where Linux resumes the remainder through restart_syscall.
  */
+#include "proc/process.h"
+#include "proc/sched.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
@@ -52,17 +56,27 @@ static uint64_t clock_now_ns(int32_t clk)
 	return add_sat_u64(t.sec * NSEC_PER_SEC, t.nsec);
 }
 
-/* Spins until clk reads at least deadline (ns). */
-static void spin_until(int32_t clk, uint64_t deadline)
+/*
+ * Sleeps until clk reads at least deadline (ns): the scheduler wakes the
+ * task at the matching CLOCK_MONOTONIC time.  0, or -EINTR for a signal.
+ */
+static int sleep_until(int32_t clk, uint64_t deadline)
 {
-	while (clock_now_ns(clk) < deadline)
-		__asm__ __volatile__("pause");
+	for (;;) {
+		uint64_t now = clock_now_ns(clk), mono;
+
+		if (now >= deadline)
+			return 0;
+		mono = add_sat_u64(time_monotonic_ns(), deadline - now);
+		if (sched_block(&current->wake_deadline_ns, mono, true) == -EINTR)
+			return -EINTR;
+	}
 }
 
-static long sleep_on(int32_t clk, uint64_t flags, uint64_t ureq)
+static long sleep_on(int32_t clk, uint64_t flags, uint64_t ureq, uint64_t urem)
 {
 	struct user_timespec req;
-	uint64_t ns;
+	uint64_t ns, deadline;
 	int err = sleep_clock_check(clk);
 
 	if (err)
@@ -72,20 +86,30 @@ static long sleep_on(int32_t clk, uint64_t flags, uint64_t ureq)
 	if (!timespec_valid(req.tv_sec, req.tv_nsec))
 		return -EINVAL;
 	ns = timespec_to_ns_sat(req.tv_sec, req.tv_nsec);
-	spin_until(clk, flags & TIMER_ABSTIME ? ns : add_sat_u64(clock_now_ns(clk), ns));
-	return 0;
+	deadline = flags & TIMER_ABSTIME ? ns : add_sat_u64(clock_now_ns(clk), ns);
+	if (!sleep_until(clk, deadline))
+		return 0;
+	/* Interrupted: a relative sleep tells how much was left; restarted if no handler ran. */
+	if (!(flags & TIMER_ABSTIME) && urem) {
+		uint64_t now = clock_now_ns(clk), left = deadline > now ? deadline - now : 0;
+		struct user_timespec rem = {(int64_t)(left / NSEC_PER_SEC), (int64_t)(left % NSEC_PER_SEC)};
+
+		if (copy_to_user(urem, &rem, sizeof(rem)))
+			return -EFAULT;
+	}
+	return -ERESTARTNOHAND;
 }
 
 /* nanosleep(const struct timespec *req, struct timespec *rem) */
 SYSCALL(nanosleep)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return sleep_on(EL_CLOCK_MONOTONIC, 0, a0);
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	return sleep_on(EL_CLOCK_MONOTONIC, 0, a0, a1);
 }
 
 /* clock_nanosleep(clockid_t, int flags, const struct timespec *req, struct timespec *rem) */
 SYSCALL(clock_nanosleep)
 {
-	(void)a3, (void)a4, (void)a5;
-	return sleep_on((int32_t)a0, a1, a2);
+	(void)a4, (void)a5;
+	return sleep_on((int32_t)a0, a1, a2, a3);
 }
