@@ -1,0 +1,90 @@
+/*
+ * threadcheck: threads as Linux has them (see threadcheck.h).
+ *   threadcheck              every group
+ *   threadcheck GROUP...     only these (`threadcheck mutex` is the must-show)
+ *   threadcheck --list       the groups
+ * Exit 0 only when no check failed.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/sys.h"
+#include "threadcheck.h"
+
+long tc_futex(volatile int *uaddr, int op, int val, const void *timeout)
+{
+	return el_syscall4(SYS_futex, (long)uaddr, op, val, (long)timeout);
+}
+
+long tc_gettid(void)
+{
+	return el_syscall1(SYS_gettid, 0);
+}
+
+int tc_pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+void tc_nap_ms(long ms)
+{
+	struct timespec t = {.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000};
+
+	while (nanosleep(&t, &t) && errno == EINTR)
+		;
+}
+
+static const struct group {
+	const char *name, *what;
+	void (*run)(void);
+} groups[] = {
+	{"mutex", "4 threads contend on a mutex; TLS, tids, join values", tc_pthread},
+	{"signals", "tgkill to one thread; a process signal goes to a thread not blocking it",
+	 tc_signals},
+	{"exit", "exit_group from a thread; the main thread's pthread_exit", tc_exit},
+	{"clone", "raw clone: SETTLS, PARENT_SETTID, CHILD_SETTID, CHILD_CLEARTID + futex wake",
+	 tc_clone},
+	{"futex", "FUTEX_WAIT/WAKE: EAGAIN, ETIMEDOUT, wake counts, errors", tc_futex_group},
+	{"sched", "affinity, sched_yield interleaving, timer preemption", tc_sched},
+};
+#define NGROUPS (sizeof(groups) / sizeof(groups[0]))
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (size_t i = 0; i < NGROUPS; i++)
+			printf("%-8s %s\n", groups[i].name, groups[i].what);
+		return 0;
+	}
+	for (int a = 1; a < argc; a++) {
+		size_t i = 0;
+
+		while (i < NGROUPS && strcmp(argv[a], groups[i].name))
+			i++;
+		if (i == NGROUPS) {
+			fprintf(stderr, "threadcheck: no group '%s' (threadcheck --list)\n", argv[a]);
+			return 2;
+		}
+	}
+	setvbuf(stdout, NULL, _IONBF, 0);
+	for (size_t i = 0; i < NGROUPS; i++) {
+		int run = argc == 1;
+
+		for (int a = 1; a < argc; a++)
+			run |= !strcmp(argv[a], groups[i].name);
+		if (!run)
+			continue;
+		printf("threadcheck: %s: %s\n", groups[i].name, groups[i].what);
+		groups[i].run();
+	}
+	return el_summary("threadcheck");
+}
