@@ -3,7 +3,7 @@
  * registers are in the same order in both; orig_rax is the frame's error
  * slot for a syscall frame and -1 for any other entry, as Linux's orig_ax.
  */
-#include "proc/ptrace_regs.h"
+#include "ptrace_regs.h"
 
 #define EIO 5
 
