@@ -38,6 +38,7 @@ struct mm {
 	uint64_t mmap_base;
 	uint64_t table_pages; /* user page-table pages in use (not counting the pgd) */
 	uint64_t rss;         /* frames the leaves own (not the zero page, not vDSO pages) */
+	struct ldt *ldt;      /* modify_ldt's table, NULL: none (arch/x86_64/ldt.h: ldt_dup, ldt_free) */
 };
 
 /*

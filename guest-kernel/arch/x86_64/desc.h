@@ -25,12 +25,47 @@ _Static_assert(offsetof(struct tss64, rsp[2]) == TSS_RSP2, "tss64.rsp2");
 _Static_assert(offsetof(struct tss64, ist[0]) == TSS_IST1, "tss64.ist1");
 _Static_assert(sizeof(struct tss64) == 104, "tss64 size");
 
-extern struct tss64 cpu_tss;
+/*
+ * The I/O permission bitmap (ioport.c): one bit per port, 0 = allowed, and
+ * the CPU reads two bytes at iomap_base + port / 8, so a byte of all ones
+ * must follow the last port's byte inside the TSS limit.
+ */
+#define IO_BITMAP_BITS 65536
+#define IO_BITMAP_BYTES (IO_BITMAP_BITS / 8)
+
+/*
+ * The TSS as the GDT descriptor spans it (limit = sizeof - 1): the hardware
+ * part, then two bitmaps that iomap_base selects between, as Linux does:
+ *   map  a copy of the running task's ioperm(2) bitmap;
+ *   all  every port allowed (iopl(3), emulated as Linux 5.5+ does);
+ *   IO_BITMAP_OFFSET_INVALID (past the limit): no bitmap, port I/O at
+ *        CPL 3 raises #GP (RFLAGS.IOPL is always 0).
+ */
+struct tss_area {
+	struct tss64 hw;
+	uint8_t io_map[IO_BITMAP_BYTES + 1];
+	uint8_t io_all[IO_BITMAP_BYTES + 1];
+} __packed;
+
+#define IO_BITMAP_OFFSET_MAP offsetof(struct tss_area, io_map)
+#define IO_BITMAP_OFFSET_ALL offsetof(struct tss_area, io_all)
+#define IO_BITMAP_OFFSET_INVALID sizeof(struct tss_area)
+_Static_assert(offsetof(struct tss_area, hw) == 0, "the hardware TSS starts the area");
+_Static_assert(IO_BITMAP_OFFSET_INVALID <= 0xffff, "iomap_base is 16 bits");
+
+extern struct tss_area cpu_tss;
 
 /* Loads the GDT, reloads every segment register, loads TR. */
 void gdt_init(void);
 /* The stack the CPU switches to on entries from user mode. */
 void tss_set_rsp0(uint64_t rsp0);
+/* Selects the I/O bitmap in effect at CPL 3 (IO_BITMAP_OFFSET_*). */
+void tss_set_iomap_base(uint16_t offset);
+/*
+ * Points the GDT's LDT descriptor at entries (n descriptors) and loads LDTR;
+ * n = 0 loads the null selector (no LDT).
+ */
+void gdt_load_ldt(const uint64_t *entries, unsigned n);
 
 /* Builds the IDT (all exception vectors) and loads it. */
 void idt_init(void);

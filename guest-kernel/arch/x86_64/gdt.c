@@ -1,5 +1,7 @@
 /*
- * GDT (Linux's layout, segment.h), the TSS and the IST stacks.
+ * GDT (Linux's layout, segment.h), the TSS with its I/O bitmaps (ioport.c),
+ * the IST stacks, and the LDT descriptor the running process's LDT uses
+ * (ldt.c).
  *
  * All of it lives in .bss..entry: page-table isolation will map it into the
  * user page tables, since the CPU reads GDT and TSS on every entry.
@@ -7,13 +9,14 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/desc.h"
 #include "arch/x86_64/segment.h"
+#include "lib/string.h"
 
 #define IST_STACK_SIZE 8192
 
 extern char boot_stack_top[];
 
 static uint64_t gdt[GDT_ENTRIES] __entry_bss __aligned(64);
-struct tss64 cpu_tss __entry_bss __aligned(128);
+struct tss_area cpu_tss __entry_bss __aligned(128);
 /* IST stacks: #DF, NMI, #DB and #MC each get their own (IST_DF.. in segment.h). */
 static uint8_t ist_stacks[IST_COUNT][IST_STACK_SIZE] __entry_bss __aligned(4096);
 
@@ -46,15 +49,15 @@ static uint64_t seg_encode(uint8_t access, uint8_t flags)
 	return 0xffffull | (uint64_t)access << 40 | 0xfull << 48 | (uint64_t)flags << 52;
 }
 
-static void gdt_set_tss(void)
-{
-	uint64_t base = (uint64_t)&cpu_tss;
-	uint64_t limit = sizeof(cpu_tss) - 1;
+#define SYS_TSS_AVAILABLE 0x89 /* present, DPL 0, available 64-bit TSS */
+#define SYS_LDT 0x82           /* present, DPL 0, LDT */
 
-	gdt[GDT_ENTRY_TSS] = (limit & 0xffff) | (base & 0xffffff) << 16 |
-			     0x89ull << 40 /* present, available 64-bit TSS */ |
-			     ((limit >> 16) & 0xf) << 48 | ((base >> 24) & 0xff) << 56;
-	gdt[GDT_ENTRY_TSS + 1] = base >> 32;
+/* A 16-byte system descriptor (TSS, LDT) at entries index and index + 1. */
+static void gdt_set_system(unsigned index, uint64_t base, uint32_t limit, uint8_t access)
+{
+	gdt[index] = (limit & 0xffff) | (base & 0xffffff) << 16 | (uint64_t)access << 40 |
+		     (uint64_t)((limit >> 16) & 0xf) << 48 | ((base >> 24) & 0xff) << 56;
+	gdt[index + 1] = base >> 32;
 }
 
 /*
@@ -84,7 +87,24 @@ static void segments_reload(void)
 
 void tss_set_rsp0(uint64_t rsp0)
 {
-	cpu_tss.rsp[0] = rsp0;
+	cpu_tss.hw.rsp[0] = rsp0;
+}
+
+void tss_set_iomap_base(uint16_t offset)
+{
+	cpu_tss.hw.iomap_base = offset;
+}
+
+/* LLDT reads the descriptor now; later changes to it need another LLDT. */
+void gdt_load_ldt(const uint64_t *entries, unsigned n)
+{
+	uint16_t sel = 0;
+
+	if (n) {
+		gdt_set_system(GDT_ENTRY_LDT, (uint64_t)entries, n * 8 - 1, SYS_LDT);
+		sel = LDT_SEL;
+	}
+	__asm__ __volatile__("lldt %0" : : "r"(sel) : "memory");
 }
 
 void gdt_init(void)
@@ -95,13 +115,20 @@ void gdt_init(void)
 	for (i = 0; i < ARRAY_SIZE(segments); i++)
 		gdt[segments[i].index] = seg_encode(segments[i].access, segments[i].flags);
 	for (i = 0; i < IST_COUNT; i++)
-		cpu_tss.ist[i] = (uint64_t)ist_stacks[i] + IST_STACK_SIZE;
-	/* No I/O bitmap: the base points past the limit, so user port I/O faults. */
-	cpu_tss.iomap_base = sizeof(cpu_tss);
+		cpu_tss.hw.ist[i] = (uint64_t)ist_stacks[i] + IST_STACK_SIZE;
+	/*
+	 * No I/O bitmap until a task asks (ioport.c): the base points past the
+	 * limit, so user port I/O faults.  Both bitmaps end with the all-ones
+	 * byte the CPU reads for the last port; the copy starts all denied.
+	 */
+	memset(cpu_tss.io_map, 0xff, sizeof(cpu_tss.io_map));
+	cpu_tss.io_all[IO_BITMAP_BYTES] = 0xff;
+	tss_set_iomap_base(IO_BITMAP_OFFSET_INVALID);
 	tss_set_rsp0((uint64_t)boot_stack_top);
-	gdt_set_tss();
+	gdt_set_system(GDT_ENTRY_TSS, (uint64_t)&cpu_tss, sizeof(cpu_tss) - 1, SYS_TSS_AVAILABLE);
 
 	load_gdt(&p);
 	segments_reload();
 	load_tr(TSS_SEL);
+	gdt_load_ldt(0, 0);
 }

@@ -16,7 +16,8 @@
 #define GDT_ENTRY_USER_DS 5
 #define GDT_ENTRY_USER_CS 6
 #define GDT_ENTRY_TSS 8 /* 16-byte system descriptor: entries 8 and 9 */
-#define GDT_ENTRIES 10
+#define GDT_ENTRY_LDT 10 /* 16-byte system descriptor: entries 10 and 11 (ldt.c) */
+#define GDT_ENTRIES 12
 
 #define KERNEL32_CS 0x08
 #define KERNEL_CS 0x10
@@ -25,6 +26,11 @@
 #define USER_DS 0x2b
 #define USER_CS 0x33
 #define TSS_SEL 0x40
+#define LDT_SEL 0x50
+
+/* Selector fields: requested privilege level, table indicator (1: the LDT). */
+#define SEL_RPL_MASK 0x3
+#define SEL_TI_LDT 0x4
 
 /* Interrupt stack table slots (1-based as in the IDT gate). */
 #define IST_DF 1
@@ -40,6 +46,7 @@ _Static_assert(USER32_CS == (GDT_ENTRY_USER32_CS * 8 | 3), "USER32_CS");
 _Static_assert(USER_DS == (GDT_ENTRY_USER_DS * 8 | 3) && USER_DS == USER32_CS + 8, "USER_DS");
 _Static_assert(USER_CS == (GDT_ENTRY_USER_CS * 8 | 3) && USER_CS == USER32_CS + 16, "USER_CS");
 _Static_assert(TSS_SEL == GDT_ENTRY_TSS * 8, "TSS_SEL");
+_Static_assert(LDT_SEL == GDT_ENTRY_LDT * 8, "LDT_SEL");
 #endif
 
 #endif
