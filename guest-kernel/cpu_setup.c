@@ -36,6 +36,8 @@ static const struct cpu_state_rule cr4_rules[] = {
 	{CR4_FSGSBASE, "FSGSBASE", EL_FEAT_FSGSBASE, NO_KNOB, NO_KNOB},
 	{CR4_OSFXSR, "OSFXSR", CAP_FXSR, NO_KNOB, NO_KNOB},
 	{CR4_OSXMMEXCPT, "OSXMMEXCPT", CAP_SSE, NO_KNOB, NO_KNOB},
+	/* XSAVE and XCR0 for the FPU image (arch/x86_64/fpu.c). */
+	{CR4_OSXSAVE, "OSXSAVE", CAP_XSAVE, NO_KNOB, NO_KNOB},
 };
 
 static const struct cpu_state_rule efer_rules[] = {

@@ -22,6 +22,7 @@ static const struct el_feature_desc extra_caps[CAP_COUNT - EL_FEAT_COUNT] = {
 	[CAP_RDRAND - EL_FEAT_COUNT] = {"rdrand", 1, 0, EL_REG_ECX, 1u << 30, EL_ENF_GUEST},
 	[CAP_RDSEED - EL_FEAT_COUNT] = {"rdseed", 7, 0, EL_REG_EBX, 1u << 18, EL_ENF_GUEST},
 	[CAP_APIC - EL_FEAT_COUNT] = {"apic", 1, 0, EL_REG_EDX, 1u << 9, EL_ENF_GUEST},
+	[CAP_XSAVE - EL_FEAT_COUNT] = {"xsave", 1, 0, EL_REG_ECX, 1u << 26, EL_ENF_CR4},
 };
 
 static struct {

@@ -19,6 +19,7 @@ enum cpu_cap {
 	CAP_RDRAND,
 	CAP_RDSEED,
 	CAP_APIC,
+	CAP_XSAVE,
 	CAP_COUNT
 };
 

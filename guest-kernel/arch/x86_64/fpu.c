@@ -1,55 +1,262 @@
 /*
- * The FPU image (fpu.h).  FXSAVE only for now; XSAVE comes with CR4.OSXSAVE.
+ * The FPU image (fpu.h).
+ *
+ * XSAVE when CR4.OSXSAVE is set (cpu_setup.c sets it where CPUID.1:ECX
+ * offers XSAVE): XCR0 = the user states CPUID.0xD.0 EDX:EAX supports among
+ * x87, SSE, AVX and AVX-512 (opmask, ZMM_Hi256, Hi16_ZMM: all three or
+ * none, and only with AVX, as XSETBV requires).  PKRU needs CR4.PKE and
+ * AMX a permission protocol (arch_prctl): neither is enabled.  The image
+ * size is CPUID.0xD.0 EBX, which describes the XCR0 in effect, so it is
+ * read after XSETBV (not from the boot CPUID cache).  Otherwise FXSAVE.
+ *
+ * Images come from kzalloc (its size classes are powers of two, naturally
+ * aligned, so 64-byte aligned) up to a page, from the frame allocator
+ * beyond.  Every new image is a copy of the initial one, never zeroes: an
+ * MXCSR of 0 would unmask every SIMD exception.
  */
+#include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
+#include "arch/x86_64/x86.h"
+#include "lib/kprintf.h"
+#include "lib/panic.h"
+#include "lib/string.h"
+#include "mm/frame.h"
 #include "mm/kmalloc.h"
+#include "mm/layout.h"
 
-#define FXSAVE_SIZE 512
+#define LEAF_XSTATE 0xd
+#define FCW_DEFAULT 0x37f
 #define MXCSR_DEFAULT 0x1f80
+#define MXCSR_MASK_DEFAULT 0xffbf /* what FXSAVE's zero MXCSR_MASK means (SDM 10.5.1.2) */
 
-void fpu_init(void)
+#define XFEATURES_AVX512 (XFEATURE_OPMASK | XFEATURE_ZMM_HI256 | XFEATURE_HI16_ZMM)
+#define XFEATURES_WANTED (XFEATURE_X87 | XFEATURE_SSE | XFEATURE_YMM | XFEATURES_AVX512)
+
+static struct {
+	bool xsave;
+	uint64_t xcr0;
+	uint32_t size;
+	uint32_t mxcsr_mask;
+	void *init_image;
+} fpu = {.size = FXSAVE_SIZE};
+
+/* A 64-byte aligned scratch for the boot-time FXSAVE that reads MXCSR_MASK. */
+static uint8_t fxsave_probe[FXSAVE_SIZE] __aligned(64);
+
+static int xsetbv_safe(uint32_t index, uint64_t value)
 {
+	int vec = 0;
+
+	__asm__ __volatile__(ASM_SAFE("xsetbv")
+			     : "+S"(vec)
+			     : "c"(index), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
+			     : "memory");
+	return vec;
 }
 
-uint32_t fpu_state_size(void)
+/* XCR0 for what leaf 0xD supports; 0 when x87 and SSE are not both there. */
+static uint64_t xcr0_choose(uint64_t supported)
 {
-	return FXSAVE_SIZE;
+	uint64_t x = supported & XFEATURES_WANTED;
+
+	if (!(x & XFEATURE_YMM) || (x & XFEATURES_AVX512) != XFEATURES_AVX512)
+		x &= ~XFEATURES_AVX512;
+	return (x & (XFEATURE_X87 | XFEATURE_SSE)) == (XFEATURE_X87 | XFEATURE_SSE) ? x : 0;
 }
 
-bool fpu_uses_xsave(void)
+static void xsave_setup(void)
 {
-	return false;
+	struct cpuid_regs r;
+	uint64_t x;
+	int vec;
+
+	if (!(read_cr4() & CR4_OSXSAVE))
+		return;
+	if (cpuid(0, 0).eax < LEAF_XSTATE) {
+		kprintf("fpu: CR4.OSXSAVE is set but CPUID has no leaf 0xd; using FXSAVE\n");
+		return;
+	}
+	r = cpuid(LEAF_XSTATE, 0);
+	x = xcr0_choose(r.eax | (uint64_t)r.edx << 32);
+	if (!x) {
+		kprintf("fpu: CPUID.0xD.0 offers no x87+SSE XSAVE state (%x:%x); using FXSAVE\n",
+			r.edx, r.eax);
+		return;
+	}
+	vec = xsetbv_safe(0, x);
+	if (vec) {
+		kprintf("fpu: XSETBV XCR0=%lx raised vector %d; using FXSAVE\n", x, vec);
+		return;
+	}
+	fpu.xsave = true;
+	fpu.xcr0 = x;
+	fpu.size = cpuid(LEAF_XSTATE, 0).ebx;
+	if (fpu.size < FXSAVE_SIZE + XSAVE_HEADER_SIZE)
+		panic("fpu: CPUID.0xD.0 EBX says %u bytes for XCR0 %lx", fpu.size, x);
 }
 
-uint64_t fpu_xfeatures(void)
+static unsigned image_order(void)
 {
-	return 0;
+	unsigned order = 0;
+
+	while ((PAGE_SIZE << order) < fpu.size)
+		order++;
+	return order;
 }
 
-void *fpu_state_alloc(void)
+static void *image_alloc(void)
 {
-	/* kzalloc's classes are powers of two, naturally aligned within a frame. */
-	return kzalloc(FXSAVE_SIZE);
+	uint64_t pa;
+
+	if (fpu.size <= PAGE_SIZE)
+		return kzalloc(fpu.size);
+	pa = frame_alloc_order(image_order());
+	if (!pa)
+		return 0;
+	memset(phys_to_virt(pa), 0, PAGE_SIZE << image_order());
+	return phys_to_virt(pa);
 }
 
 void fpu_state_free(void *img)
 {
-	kfree(img, FXSAVE_SIZE);
+	if (!img)
+		return;
+	if (fpu.size <= PAGE_SIZE)
+		kfree(img, fpu.size);
+	else
+		frame_free_order(virt_to_phys(img), image_order());
+}
+
+void fpu_init(void)
+{
+	uint8_t *init;
+	uint32_t mask;
+
+	xsave_setup();
+	__asm__ __volatile__("fxsaveq %0" : "=m"(fxsave_probe));
+	memcpy(&mask, fxsave_probe + FXSAVE_MXCSR_MASK_OFFSET, sizeof(mask));
+	fpu.mxcsr_mask = mask ? mask : MXCSR_MASK_DEFAULT;
+	/* The initial state: default FCW and MXCSR, every register and flag 0, XSTATE_BV 0. */
+	init = image_alloc();
+	if (!init)
+		panic("fpu: no memory for the initial FPU image");
+	init[0] = FCW_DEFAULT & 0xff;
+	init[1] = FCW_DEFAULT >> 8;
+	mask = MXCSR_DEFAULT;
+	memcpy(init + FXSAVE_MXCSR_OFFSET, &mask, sizeof(mask));
+	fpu.init_image = init;
+	fpu_init_state();
+	if (fpu.xsave)
+		kprintf("fpu: XSAVE, XCR0 %lx, %u-byte images\n", fpu.xcr0, fpu.size);
+	else
+		kprintf("fpu: FXSAVE, %u-byte images\n", fpu.size);
+}
+
+uint32_t fpu_state_size(void)
+{
+	return fpu.size;
+}
+
+bool fpu_uses_xsave(void)
+{
+	return fpu.xsave;
+}
+
+uint64_t fpu_xfeatures(void)
+{
+	return fpu.xcr0;
+}
+
+uint64_t fpu_user_xfeatures(void)
+{
+	return fpu.xsave ? fpu.xcr0 : XFEATURE_X87 | XFEATURE_SSE;
+}
+
+uint32_t fpu_mxcsr_mask(void)
+{
+	return fpu.mxcsr_mask;
+}
+
+void *fpu_state_alloc(void)
+{
+	void *img = image_alloc();
+
+	if (img && fpu.init_image)
+		memcpy(img, fpu.init_image, fpu.size);
+	return img;
 }
 
 void fpu_save(void *img)
 {
-	__asm__ __volatile__("fxsaveq (%0)" : : "r"(img) : "memory");
+	if (fpu.xsave)
+		__asm__ __volatile__("xsave64 (%0)"
+				     :
+				     : "r"(img), "a"((uint32_t)fpu.xcr0),
+				       "d"((uint32_t)(fpu.xcr0 >> 32))
+				     : "memory");
+	else
+		__asm__ __volatile__("fxsaveq (%0)" : : "r"(img) : "memory");
 }
 
-void fpu_restore(void *img)
+/* The restore itself: 0 or the vector it raised (it then changed nothing). */
+static int restore_insn(const void *img)
 {
-	__asm__ __volatile__("fxrstorq (%0)" : : "r"(img) : "memory");
+	int vec = 0;
+
+	if (fpu.xsave)
+		__asm__ __volatile__(ASM_SAFE("xrstor64 (%[i])")
+				     : "+S"(vec)
+				     : [i] "r"(img), "a"((uint32_t)fpu.xcr0),
+				       "d"((uint32_t)(fpu.xcr0 >> 32))
+				     : "memory");
+	else
+		__asm__ __volatile__(ASM_SAFE("fxrstorq (%[i])")
+				     : "+S"(vec)
+				     : [i] "r"(img)
+				     : "memory");
+	return vec;
 }
 
 void fpu_init_state(void)
 {
-	uint32_t mxcsr = MXCSR_DEFAULT;
+	int vec = restore_insn(fpu.init_image);
 
-	__asm__ __volatile__("fninit\n\tldmxcsr %0" : : "m"(mxcsr));
+	if (vec)
+		panic("fpu: restoring the initial FPU image raised vector %d", vec);
+}
+
+int fpu_restore_safe(const void *img)
+{
+	int vec = restore_insn(img);
+
+	if (vec)
+		fpu_init_state();
+	return vec;
+}
+
+void fpu_restore(const void *img)
+{
+	int vec = fpu_restore_safe(img);
+
+	if (vec)
+		kprintf("fpu: a saved FPU image raised vector %d on restore (MXCSR %x?): "
+			"state reset to the initial one\n",
+			vec, *(const uint32_t *)((const uint8_t *)img + FXSAVE_MXCSR_OFFSET));
+}
+
+int fpu_set_fxsave(void *img, const void *fx)
+{
+	uint32_t mxcsr;
+	uint64_t bv;
+
+	memcpy(&mxcsr, (const uint8_t *)fx + FXSAVE_MXCSR_OFFSET, sizeof(mxcsr));
+	if (mxcsr & ~fpu.mxcsr_mask)
+		return -1;
+	memcpy(img, fx, FXSAVE_SIZE);
+	if (fpu.xsave) {
+		memcpy(&bv, (uint8_t *)img + XSAVE_HEADER_OFFSET, sizeof(bv));
+		bv |= XFEATURE_X87 | XFEATURE_SSE;
+		memcpy((uint8_t *)img + XSAVE_HEADER_OFFSET, &bv, sizeof(bv));
+	}
+	return 0;
 }
