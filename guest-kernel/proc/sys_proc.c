@@ -1,5 +1,6 @@
 /*
- * Process syscalls: ids, exit, thread pointer, uname, limits, affinity.
+ * Process syscalls: ids, exit, uname, limits, affinity (arch_prctl:
+ * arch/x86_64/sys_arch.c).
  * getpid is the thread group's id, gettid the thread's; everything runs as
  * root; one CPU.
  */
@@ -12,11 +13,6 @@
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
-
-#define ARCH_SET_GS 0x1001
-#define ARCH_SET_FS 0x1002
-#define ARCH_GET_FS 0x1003
-#define ARCH_GET_GS 0x1004
 
 #define RLIMIT_STACK 3
 #define RLIMIT_NOFILE 7
@@ -83,28 +79,6 @@ SYSCALL(set_robust_list)
 {
 	(void)a0, (void)a2, (void)a3, (void)a4, (void)a5;
 	return a1 == 24 ? 0 : -EINVAL; /* sizeof(struct robust_list_head) */
-}
-
-SYSCALL(arch_prctl)
-{
-	uint64_t v;
-
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	switch (a0) {
-	case ARCH_SET_FS:
-	case ARCH_SET_GS:
-		if (a1 >= TASK_SIZE_MAX)
-			return -EPERM;
-		/* In the kernel the user's GS base is the one SWAPGS put aside. */
-		wrmsr(a0 == ARCH_SET_FS ? MSR_FS_BASE : MSR_KERNEL_GS_BASE, a1);
-		return 0;
-	case ARCH_GET_FS:
-	case ARCH_GET_GS:
-		v = rdmsr(a0 == ARCH_GET_FS ? MSR_FS_BASE : MSR_KERNEL_GS_BASE);
-		return copy_to_user(a1, &v, sizeof(v));
-	default:
-		return -EINVAL;
-	}
 }
 
 SYSCALL(uname)

@@ -62,7 +62,10 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(108, getuid)         /* getegid */
 	SC(110, getppid)
 	SC(131, sigaltstack)
+	SC(154, modify_ldt)
 	SC(158, arch_prctl)
+	SC(172, iopl)
+	SC(173, ioperm)
 	SC(186, gettid)
 	SC(200, tkill)
 	SC(201, time)

@@ -85,7 +85,6 @@ SYSCALL(getppid);
 SYSCALL(getuid);
 SYSCALL(set_tid_address);
 SYSCALL(set_robust_list);
-SYSCALL(arch_prctl);
 SYSCALL(uname);
 SYSCALL(sched_yield);
 SYSCALL(sched_getaffinity);
@@ -102,6 +101,12 @@ SYSCALL(wait4);
 SYSCALL(waitid);
 SYSCALL(futex);
 SYSCALL(sched_setaffinity);
+
+/* arch/x86_64/: sys_arch.c, ldt.c, ioport.c */
+SYSCALL(arch_prctl);
+SYSCALL(modify_ldt);
+SYSCALL(iopl);
+SYSCALL(ioperm);
 
 /* proc/sys_signal.c */
 SYSCALL(rt_sigaction);

@@ -5,8 +5,9 @@
  *   CS, SS     USER_CS and USER_DS: SYSRET loads those, nothing else;
  *   TF clear   SYSRET would restore it and trap after the trampoline's first
  *              instruction, not after the interrupted one;
- *   IF set     user mode always runs with IF=1 here (there is no iopl): a
- *              clear IF is a frame we do not understand;
+ *   IF set     user mode always runs with IF=1 here (iopl(2) is emulated
+ *              through the I/O bitmap, as Linux does: CLI/STI still fault):
+ *              a clear IF is a frame we do not understand;
  *   RF         SYSRET cannot restore it (RFLAGS = R11 & 0x3c7fd7 | 2).  CPUs
  *              push RF=1 for every fault-class exception (KVM's event
  *              injection does the same; QEMU TCG does not), so requiring it
