@@ -1,5 +1,6 @@
 /*
- * /proc/self: maps (the current process's areas in Linux's format) and exe
+ * /proc/self: maps and smaps (the current address space's areas in Linux's
+ * format), status (the current task, the common lines) and exe
  * (a link to the running program).
  */
 #ifndef EL_FS_PROCFS_H

@@ -60,23 +60,20 @@ struct inode *vfs_child(struct inode *dir, const char *name, size_t len)
 	return 0;
 }
 
-/* True when an area of the current process maps node (it must outlive its last close). */
-static bool mapped_by_current(const struct inode *node)
+/*
+ * True when an area of any address space maps node (it must outlive its
+ * last close).  Areas hold no reference count: the address spaces are few
+ * and so are their areas, and mm.c calls vfs_release again for the files of
+ * the areas it drops (munmap, exit, exec), so the last unmap frees the node.
+ */
+static bool mapped_by_any(const struct inode *node)
 {
-	unsigned i;
-
-	if (!current)
-		return false;
-	for (i = 0; i < current->mm->vmas.n; i++)
-		if (current->mm->vmas.v[i].kind == VMA_FILE && current->mm->vmas.v[i].file == node)
-			return true;
-	return false;
+	return mm_maps_file(node);
 }
 
 void vfs_release(struct inode *node)
 {
-	/* A mapped file stays until the VM ends: areas hold no reference count. */
-	if (node->nlink || node->opens || mapped_by_current(node))
+	if (node->nlink || node->opens || mapped_by_any(node))
 		return;
 	if (S_ISREG(node->mode) && node->pages)
 		regfile_truncate(node, 0);

@@ -96,8 +96,8 @@ static enum fault_result fault_cow(struct mm *mm, const struct vma *v, uint64_t 
 	if (v->kind == VMA_SPECIAL)
 		return FAULT_BAD_ACCESS;
 	if (!(old & PTE_SW_NOFREE)) {
-		/* Our own frame, read-only from an earlier mprotect: just allow writes. */
-		*pte = (old & PTE_ADDR_MASK) | upt_prot_bits(v->prot);
+		/* Our own frame (maybe shared), read-only from an earlier mprotect: allow writes. */
+		*pte = (old & (PTE_ADDR_MASK | PTE_SW_KEEP)) | upt_prot_bits(v->prot);
 	} else {
 		pa = frame_alloc();
 		if (!pa)

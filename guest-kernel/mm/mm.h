@@ -50,19 +50,17 @@ struct mm {
  * that the frames it gave back are the ones it counted.
  */
 struct mm *mm_alloc(void); /* empty, refs 1; NULL when out of frames */
-static inline struct mm *mm_get(struct mm *mm)
-{
-	mm->refs++;
-	return mm;
-}
+void mm_get(struct mm *mm);
 void mm_put(struct mm *mm); /* NULL is fine */
 
 /*
  * fork (mm_dup.c): a new address space with src's areas and a private copy
- * of each present page; MAP_SHARED memory is populated in src and shared.
+ * of each present page; MAP_SHARED memory is shared.  src's areas and
+ * contents stay as they are, but its MAP_SHARED pages become present (and
+ * counted in its rss), so both sides see the same frames from then on.
  * NULL when out of frames (or shared-frame slots).
  */
-struct mm *mm_dup(struct mm *src);
+struct mm *mm_dup(const struct mm *src);
 
 /* Some live address space (mm_alloc'd, not yet freed) has an area of file. */
 bool mm_maps_file(const void *file);
@@ -77,6 +75,8 @@ int mm_create(struct mm *mm);
 void mm_destroy(struct mm *mm);
 /* Loads the address space (CR3). */
 void mm_activate(struct mm *mm);
+/* The address space is the one in CR3. */
+bool mm_is_loaded(const struct mm *mm);
 
 /*
  * Address-space operations with Linux's semantics, page-aligned arguments

@@ -105,6 +105,20 @@ void pcid_invalidate_other(struct pcid_cpu *c)
 		c->user_cr3 &= ~CR3_NOFLUSH;
 }
 
+void pcid_forget_ctx(struct pcid_cpu *c, uint64_t ctx_id)
+{
+	uint32_t i;
+
+	if (!c->pcid || !ctx_id)
+		return;
+	for (i = 0; i < PCID_NR_ASIDS; i++) {
+		if (i == c->asid || c->ctx[i] != ctx_id)
+			continue;
+		c->ctx[i] = 0;
+		c->user_pcid_flush_mask &= ~kpcid_bit(i); /* flushed on reuse, as above */
+	}
+}
+
 uint64_t pcid_user_pcid(const struct pcid_cpu *c)
 {
 	if (!c->pcid || c->asid == PCID_NO_ASID)

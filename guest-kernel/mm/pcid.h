@@ -82,6 +82,12 @@ uint64_t pcid_flush_user_all(struct pcid_cpu *c);
  */
 void pcid_invalidate_other(struct pcid_cpu *c);
 
+/*
+ * The translations of address space ctx_id (not the loaded one) are stale:
+ * its slot is forgotten, so loading it again takes a flushed slot.
+ */
+void pcid_forget_ctx(struct pcid_cpu *c, uint64_t ctx_id);
+
 /* The loaded user PCID (for INVPCID), 0 without PCID. */
 uint64_t pcid_user_pcid(const struct pcid_cpu *c);
 

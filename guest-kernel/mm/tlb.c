@@ -80,3 +80,8 @@ void tlb_switch_mm(uint64_t pgd_phys, uint64_t ctx_id)
 {
 	write_cr3(pcid_switch_mm(&cpu0.pcid, pgd_phys, ctx_id));
 }
+
+void tlb_forget_mm(uint64_t ctx_id)
+{
+	pcid_forget_ctx(&cpu0.pcid, ctx_id);
+}

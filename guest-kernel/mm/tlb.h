@@ -29,6 +29,12 @@ void tlb_flush_user_range(uint64_t start, uint64_t end);
 void tlb_flush_user_all(void);
 /* One kernel mapping changed (every address space shares the kernel half). */
 void tlb_flush_kernel_page(uint64_t va);
+/*
+ * User translations of an address space that is not loaded changed
+ * (process_vm_writev into another process): whatever its PCID caches goes
+ * before it runs again.  Without PCID every CR3 load flushes anyway.
+ */
+void tlb_forget_mm(uint64_t ctx_id);
 
 /* Loads the kernel's own tables (no process; PCID 0). */
 void tlb_switch_to(uint64_t pgd_phys);

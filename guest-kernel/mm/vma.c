@@ -75,10 +75,15 @@ uint64_t vma_gap_topdown(const struct vma_set *s, uint64_t len, uint64_t low, ui
 	return top - low >= len ? (top - len) & ~(uint64_t)(VMA_PAGE - 1) : 0;
 }
 
+/*
+ * MAP_SHARED anonymous areas never merge: on Linux each is its own shmem
+ * object ("/dev/zero (deleted)"), so two mappings stay two maps lines.
+ */
 int vma_mergeable(const struct vma *a, const struct vma *b)
 {
 	if (a->end != b->start || a->kind != b->kind || a->prot != b->prot ||
-	    a->kind == VMA_SPECIAL || a->file != b->file || a->name != b->name)
+	    a->kind == VMA_SPECIAL || a->kind == VMA_ANON_SHARED || a->file != b->file ||
+	    a->name != b->name)
 		return 0;
 	if (a->kind == VMA_FILE)
 		return b->pgoff == a->pgoff + (a->end - a->start) && a->file_end == b->file_end;
@@ -206,4 +211,57 @@ int vma_protect(struct vma_set *s, uint64_t start, uint64_t end, uint32_t prot)
 	}
 	merge_between(s, first ? first - 1 : 0, i);
 	return 0;
+}
+
+int vma_cuts_special(const struct vma_set *s, uint64_t start, uint64_t end)
+{
+	unsigned i;
+
+	for (i = vma_first_above(s, start); i < s->n && s->v[i].start < end; i++)
+		if (s->v[i].kind == VMA_SPECIAL && (s->v[i].start < start || s->v[i].end > end))
+			return 1;
+	return 0;
+}
+
+int vma_can_expand(const struct vma_set *s, unsigned i, uint64_t delta, uint64_t limit)
+{
+	uint64_t end;
+
+	if (i >= s->n)
+		return 0;
+	end = s->v[i].end;
+	if (end + delta < end || end + delta > limit)
+		return 0;
+	return i + 1 == s->n || s->v[i + 1].start >= end + delta;
+}
+
+void vma_expand(struct vma_set *s, unsigned i, uint64_t new_end)
+{
+	s->v[i].end = new_end;
+	if (i + 1 < s->n && vma_mergeable(&s->v[i], &s->v[i + 1])) {
+		s->v[i].end = s->v[i + 1].end;
+		delete_at(s, i + 1);
+	}
+}
+
+int vma_move(struct vma_set *s, uint64_t addr, uint64_t old_len, uint64_t new_addr,
+	     uint64_t new_len, int keep_old)
+{
+	int i = vma_find(s, addr);
+	struct vma moved;
+
+	if (i < 0 || old_len > s->v[i].end - addr)
+		return VMA_ERR_RANGE;
+	/* At worst the removal splits one area in two and the new area merges with nothing. */
+	if (s->n + 2 > VMA_MAX)
+		return VMA_ERR_FULL;
+	moved = s->v[i];
+	moved.pgoff += addr - moved.start;
+	moved.start = new_addr;
+	moved.end = new_addr + new_len;
+	if (moved.kind == VMA_HEAP || moved.kind == VMA_STACK)
+		moved.kind = VMA_ANON;
+	if (!keep_old)
+		vma_remove(s, addr, addr + old_len);
+	return vma_insert(s, &moved);
 }

@@ -45,6 +45,7 @@ struct vma_set {
 };
 
 #define VMA_ERR_FULL (-1) /* the operation needs more than VMA_MAX areas */
+#define VMA_ERR_RANGE (-2) /* the range is not inside one area */
 
 void vma_set_init(struct vma_set *s);
 
@@ -72,5 +73,25 @@ int vma_protect(struct vma_set *s, uint64_t start, uint64_t end, uint32_t prot);
 
 /* Same attributes, adjacent, file offsets continuous: a and b could be one area. */
 int vma_mergeable(const struct vma *a, const struct vma *b);
+
+/* [start, end) covers part, not all, of a VMA_SPECIAL area: Linux never splits those. */
+int vma_cuts_special(const struct vma_set *s, uint64_t start, uint64_t end);
+
+/*
+ * mremap: area i can grow in place by delta bytes: no wrap, the new end at
+ * most limit, and nothing mapped in [end, end + delta).
+ */
+int vma_can_expand(const struct vma_set *s, unsigned i, uint64_t delta, uint64_t limit);
+/* Grows area i to new_end (vma_can_expand said yes), merging with the next area if it can. */
+void vma_expand(struct vma_set *s, unsigned i, uint64_t new_end);
+/*
+ * mremap: [addr, addr + old_len) (inside one area) reappears as
+ * [new_addr, new_addr + new_len) (free) with the same attributes, the file
+ * offset following; [heap] and [stack] become plain anonymous memory there.
+ * With keep_old the old range stays mapped (MREMAP_DONTUNMAP).  0,
+ * VMA_ERR_RANGE or VMA_ERR_FULL (then unchanged).
+ */
+int vma_move(struct vma_set *s, uint64_t addr, uint64_t old_len, uint64_t new_addr,
+	     uint64_t new_len, int keep_old);
 
 #endif

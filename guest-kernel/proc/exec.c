@@ -108,19 +108,25 @@ int exec_load(struct task *p, struct inode *node, const char *const *argv, unsig
 		kprintf("exec %s: %s\n", p->exe_path, elf_strerror(err));
 		return -ENOEXEC;
 	}
+	/*
+	 * The new image is built in a space not yet loaded, so that a failure
+	 * here leaves the caller's as it was (Linux's point of no return comes
+	 * after the mapping); the file and anonymous areas need no CR3 of theirs.
+	 */
 	mm = mm_alloc();
 	if (!mm)
 		return -ENOMEM;
+	err = map_image(mm, node, &info, bias);
+	if (err) {
+		kprintf("exec %s: cannot map the program (error %d)\n", p->exe_path, err);
+		mm_put(mm);
+		return err;
+	}
+	/* Past here a failure cannot give the old space back: it goes once the new one is loaded. */
 	old = p->mm;
 	p->mm = mm;
 	mm_activate(mm);
-	if (old)
-		mm_put(old);
-	err = map_image(p->mm, node, &info, bias);
-	if (err) {
-		kprintf("exec %s: cannot map the program (error %d)\n", p->exe_path, err);
-		return err;
-	}
+	mm_put(old);
 	img.entry = info.entry + bias;
 	img.phdr = info.phdr_vaddr + bias;
 	img.phnum = info.phnum;

@@ -31,7 +31,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(20, writev)
 	SC(21, access)
 	SC(24, sched_yield)
-	SC(25, enosys)          /* mremap: musl's realloc falls back to copying */
+	SC(25, mremap)
 	SC(26, msync)
 	SC(28, madvise)
 	SC(32, dup)
@@ -90,6 +90,8 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(292, dup3)
 	SC(302, prlimit64)
 	SC(309, getcpu)
+	SC(310, process_vm_readv)
+	SC(311, process_vm_writev)
 	SC(318, getrandom)
 	SC(332, enosys)         /* statx: musl falls back to fstatat */
 	SC(334, enosys)         /* rseq */

@@ -76,6 +76,11 @@ SYSCALL(brk);
 SYSCALL(madvise);
 SYSCALL(msync);
 
+/* mm/mremap.c, mm/process_vm.c */
+SYSCALL(mremap);
+SYSCALL(process_vm_readv);
+SYSCALL(process_vm_writev);
+
 /* proc/sys_proc.c */
 SYSCALL(exit);
 SYSCALL(exit_group);

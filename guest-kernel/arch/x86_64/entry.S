@@ -83,7 +83,8 @@ trap_stub_\vec:
 /*
  * trap_common (exceptions and interrupts without IST)
  * In:  RSP -> vector, error code, hardware frame.  From kernel mode: on the
- *      kernel stack, kernel GS and CR3.  From user mode: on TSS.RSP0, which
+ *      kernel stack, kernel GS and CR3.  (Unless the fault is an IRET's to user
+ *      mode: .Lfrom_kernel.)  From user mode: on TSS.RSP0, which
  *      is the task stack, or under PTI the entry stack with the user CR3;
  *      user GS.
  * Out: never returns here: to user mode through exit_to_user (below), to
@@ -97,7 +98,7 @@ trap_stub_\vec:
 	.globl trap_common /* also the interrupt stubs' (entry_irq.S) */
 trap_common:
 	testb	$3, HW_CS(%rsp)
-	jz	.Lsave_regs
+	jz	.Lfrom_kernel
 	swapgs
 	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
 	jz	.Lsave_regs
@@ -116,6 +117,7 @@ trap_common:
 	movq	%gs:PERCPU_SCRATCH, %rdi
 .Lsave_regs:
 	SAVE_REGS
+.Ldispatch:
 	movq	%rsp, %rdi
 	call	trap_dispatch
 	testb	$3, TF_CS(%rsp)
@@ -170,6 +172,7 @@ return_to_user_iret:
 	swapgs
 	POP_REGS
 	addq	$(TF_RIP - TF_VECTOR), %rsp
+.Liret_direct:
 	iretq
 
 .Liret_from_entry_stack:
@@ -191,7 +194,39 @@ return_to_user_iret:
 	movq	%rdi, %gs:PERCPU_USER_CR3
 1:	popq	%rdi
 	swapgs
+.Liret_tramp:
 	iretq
+
+/*
+ * A fault from kernel mode.  One kind is not the kernel's own: an IRET above
+ * refused the user frame (#GP, #NP, #SS: bad selectors, on Intel a
+ * non-canonical RIP; bad_iret.c).
+ * In:  as trap_common, CS.RPL = 0.  At the two IRETs every register, GS
+ *      and, after the trampoline's switch, CR3 are already the user's.
+ * Out: any other fault: .Lsave_regs, nothing to switch.  A refused IRET:
+ *      kernel GS and CR3 (RDI parked in percpu.scratch meanwhile), the
+ *      registers saved as a frame on the stack the IRET ran on, which
+ *      bad_iret_frame() turns into the user frame at the top of the task
+ *      stack (RAX); the fault is dispatched from there as a user fault.
+ */
+.Lfrom_kernel:
+	cmpq	$.Liret_direct, HW_RIP(%rsp)
+	je	.Lbad_iret
+	cmpq	$.Liret_tramp, HW_RIP(%rsp)
+	jne	.Lsave_regs
+.Lbad_iret:
+	swapgs
+	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
+	jz	1f
+	movq	%rdi, %gs:PERCPU_SCRATCH
+	movq	%gs:PERCPU_KERNEL_CR3, %rdi
+	movq	%rdi, %cr3
+	movq	%gs:PERCPU_SCRATCH, %rdi
+1:	SAVE_REGS
+	movq	%rsp, %rdi
+	call	bad_iret_frame
+	movq	%rax, %rsp
+	jmp	.Ldispatch
 
 /*
  * restore_regs_and_iret: back to kernel mode (nothing to switch).

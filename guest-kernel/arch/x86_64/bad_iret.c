@@ -1,0 +1,49 @@
+/*
+ * Faults of the IRET to user mode (Linux's fixup_bad_iret).
+ *
+ * IRET checks the frame it loads before it leaves ring 0: a CS or SS that
+ * names no usable descriptor (a sigreturn to a bogus selector, an LDT entry
+ * cleared under a thread that had it loaded) raises #GP, #NP or #SS, and on
+ * Intel so does a non-canonical RIP.  The fault is taken in kernel mode,
+ * on whatever stack the IRET ran on (the task stack, or the entry stack of
+ * the trampoline), with every register already the user's, the user GS
+ * base and, under PTI, the user CR3.  entry.S (trap_common) recognises the
+ * two IRET instructions of return_to_user_iret, restores the kernel GS and
+ * CR3, saves the registers and calls bad_iret_frame(); the result is the
+ * user trap frame the fault is then dispatched with, as if the user
+ * context had raised it right after the IRET: trap_dispatch() sees a user
+ * #GP/#NP/#SS with the error code the IRET produced, which becomes
+ * SIGSEGV or SIGBUS as any user fault of that vector does.
+ */
+#include "arch/x86_64/traps.h"
+#include "lib/panic.h"
+#include "lib/string.h"
+#include "proc/process.h"
+
+/* The hardware frame IRET pops: RIP, CS, RFLAGS, RSP, SS. */
+#define IRET_FRAME_WORDS 5
+_Static_assert(offsetof(struct trap_frame, ss) - offsetof(struct trap_frame, rip) ==
+		       (IRET_FRAME_WORDS - 1) * 8,
+	       "the trap frame ends with the IRET frame");
+
+struct trap_frame *bad_iret_frame(const struct trap_frame *kf);
+
+/*
+ * kf: the kernel-mode frame of the fault at the IRET.  Its registers are
+ * the user's, its RSP the IRET frame the CPU refused.  Returns the user
+ * frame at the top of the task stack (where the IRET frame came from on the
+ * direct path: kf may overlap it, so everything is read before it is
+ * written).
+ */
+struct trap_frame *bad_iret_frame(const struct trap_frame *kf)
+{
+	struct trap_frame *uf = task_user_frame(current), tmp;
+
+	memcpy(&tmp, kf, offsetof(struct trap_frame, rip));
+	memcpy(&tmp.rip, (const void *)kf->rsp, IRET_FRAME_WORDS * 8);
+	if (!trap_from_user(&tmp))
+		panic("IRET to CS %lx (not user mode) faulted: %s, error %lx", tmp.cs,
+		      trap_mnemonic((unsigned)kf->vector), kf->error);
+	*uf = tmp;
+	return uf;
+}
