@@ -175,13 +175,13 @@ int mm_map(struct mm *mm, const struct vma *v)
 	return vma_insert(&mm->vmas, v) ? -ENOMEM : 0;
 }
 
-/* The [vdso] area is gone: the kernel must not send returns through it any more. */
-static void vdso_follow_unmap(struct mm *mm)
+/*
+ * The [vdso] area went with [start, end) (whole: special areas are never
+ * cut), so the kernel must not send returns through it any more.
+ */
+static void vdso_follow_unmap(struct mm *mm, uint64_t start, uint64_t end)
 {
-	int i = mm->vdso_base ? vma_find(&mm->vmas, mm->vdso_base) : -1;
-
-	if (mm->vdso_base && (i < 0 || mm->vmas.v[i].kind != VMA_SPECIAL ||
-			      mm->vmas.v[i].start != mm->vdso_base))
+	if (mm->vdso_base >= start && mm->vdso_base < end)
 		mm->vdso_base = 0;
 }
 
@@ -201,7 +201,7 @@ int mm_unmap(struct mm *mm, uint64_t start, uint64_t end)
 	/* Flush even when no leaf was present: freed tables may sit in paging-structure caches. */
 	upt_unmap(mm, start, end);
 	tlb_flush_user_range(start, end);
-	vdso_follow_unmap(mm);
+	vdso_follow_unmap(mm, start, end);
 	release_files(files, nfiles);
 	return 0;
 }

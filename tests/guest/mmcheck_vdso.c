@@ -70,6 +70,25 @@ static int move_area(void *arg)
 	return fails;
 }
 
+/* The whole [vdso] unmapped: the process lives on through faults and syscalls. */
+static int unmap_vdso(void *arg)
+{
+	const struct area *a = arg;
+	unsigned char *fresh;
+	unsigned long s, e;
+
+	if (mc_sys(SYS_munmap, (long)a->start, (long)(a->end - a->start), 0, 0, 0, 0))
+		return 1;
+	if (mc_find_map("[vdso]", &s, &e))
+		return 2;
+	fresh = mmap(NULL, 4 * P, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fresh == MAP_FAILED)
+		return 3;
+	for (int i = 0; i < 4; i++)
+		fresh[i * P] = (unsigned char)i;
+	return fresh[3 * P] == 3 && mc_sys(SYS_getppid, 0, 0, 0, 0, 0, 0) > 0 ? 0 : 4;
+}
+
 static void report(const char *what, int r)
 {
 	static const char *const names[] = {"partial move is EINVAL", "whole move works",
@@ -93,6 +112,7 @@ void mc_vdso(void)
 {
 	struct area vdso = {.name = "[vdso]"}, vvar = {.name = "[vvar]"};
 	unsigned long auxv = getauxval(AT_SYSINFO_EHDR);
+	int r;
 
 	if (!mc_find_map("[vdso]", &vdso.start, &vdso.end)) {
 		el_skip("vdso: moves", "no [vdso] mapping");
@@ -101,6 +121,9 @@ void mc_vdso(void)
 	el_expect("vdso: AT_SYSINFO_EHDR is the [vdso] mapping", auxv == vdso.start,
 		  "%lx vs %lx", auxv, vdso.start);
 	report("[vdso]", mc_in_child(move_area, &vdso));
+	r = mc_in_child(unmap_vdso, &vdso);
+	el_expect("vdso: the whole [vdso] unmapped, faults and syscalls go on", r == 0,
+		  "child status %d", r);
 	if (!mc_find_map("[vvar]", &vvar.start, &vvar.end))
 		el_skip("vdso: [vvar] moves", "no [vvar] mapping");
 	else
