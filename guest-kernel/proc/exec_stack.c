@@ -9,6 +9,7 @@
 #include "arch/x86_64/x86.h"
 #include "lib/string.h"
 #include "proc/exec_stack.h"
+#include "proc/signal.h"
 #include "sys/errno.h"
 #include "sys/uaccess.h"
 #include "time/random.h"
@@ -33,6 +34,7 @@
 #define AT_HWCAP2 26
 #define AT_EXECFN 31
 #define AT_SYSINFO_EHDR 33
+#define AT_MINSIGSTKSZ 51
 
 #define MAX_STRINGS 64
 #define MAX_AUXV 24
@@ -87,6 +89,7 @@ static unsigned fill_auxv(uint64_t *a, const struct exec_image *img, uint64_t ra
 	AUX(AT_HWCAP2, (read_cr4() & CR4_FSGSBASE) ? HWCAP2_FSGSBASE : 0);
 	AUX(AT_EXECFN, execfn);
 	AUX(AT_PLATFORM, platform);
+	AUX(AT_MINSIGSTKSZ, signal_min_stack_size());
 	AUX(AT_NULL, 0);
 #undef AUX
 	return n;

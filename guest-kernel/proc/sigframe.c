@@ -243,7 +243,7 @@ void sigframe_fpu_export(const struct sigframe_fpu_cfg *c, uint8_t *img)
 	 * FP and SSE always marked present: a program that edits only the
 	 * legacy area (and knows nothing of XSTATE_BV) still gets its edit.
 	 */
-	put64(hdr, get64(hdr) | SF_XFEATURE_FPSSE);
+	put64(hdr, get64(hdr) | (SF_XFEATURE_FPSSE & c->xfeatures));
 	__builtin_memset(hdr + 8, 0, SF_XSAVE_HDR_SIZE - 8);
 }
 
@@ -302,7 +302,7 @@ bool sigframe_fpu_import(const struct sigframe_fpu_cfg *c, const struct sigframe
 	if (p->fx_only) {
 		/* What FXRSTOR plus an init of every other feature would leave. */
 		__builtin_memset(hdr, 0, c->size - SF_XSAVE_HDR_OFFSET);
-		put64(hdr, SF_XFEATURE_FPSSE);
+		put64(hdr, SF_XFEATURE_FPSSE & c->xfeatures);
 		return !(get32(mxcsr) & ~c->mxcsr_mask);
 	}
 	bv = get64(hdr);

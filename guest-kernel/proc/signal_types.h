@@ -11,6 +11,7 @@
 #define EL_PROC_SIGNAL_TYPES_H
 
 #include "kernel.h"
+#include "proc/sigframe.h"
 
 #define NSIG 64
 
@@ -43,13 +44,12 @@ struct sighand {
 };
 
 struct sigthread {
-	uint64_t blocked;              /* rt_sigprocmask */
-	uint64_t saved_blocked;        /* rt_sigsuspend: restored after the handler runs */
-	bool restore_blocked;          /* saved_blocked is live */
+	uint64_t blocked;              /* rt_sigprocmask; never SIGKILL or SIGSTOP */
+	uint64_t saved_blocked;        /* rt_sigsuspend, pause: put back once a handler ran or nothing did */
+	bool restore_blocked;          /* saved_blocked is live (Linux TIF_RESTORE_SIGMASK) */
 	struct sigpending_set pending; /* thread-directed (tkill, tgkill, exceptions) */
-	uint64_t altstack_sp;          /* sigaltstack */
-	uint64_t altstack_size;
-	int32_t altstack_flags;        /* SS_AUTODISARM ... (SS_ONSTACK is computed) */
+	struct sigframe_altstack altstack; /* sigaltstack */
+	struct sigframe_trap trap;     /* the last trap that made a signal: sigcontext trapno, err, cr2 */
 };
 
 #endif

@@ -1,156 +1,290 @@
 /*
- * Signal syscalls.  Actions and the mask are recorded but no handler ever
- * runs (delivery comes later).  A signal the process sends itself takes its
- * default action when that ends the process (abort() -> status 134), at
- * once or, if blocked, when unblocked; otherwise it is ignored.
+ * Signal system calls, with Linux's argument checks and errors: actions,
+ * masks, waiting for signals, the alternate stack, sending (kill, tkill,
+ * tgkill) and rt_sigreturn.  The machinery is signal.c's.
+ *
+ * Process groups: every process is in one group (there is no setpgid), so
+ * kill(0, sig) and kill(-pgid, sig) reach every process.  Everything runs
+ * as root: every kill is permitted.
  */
-#include "lib/kprintf.h"
 #include "proc/process.h"
+#include "proc/sched.h"
+#include "proc/signal.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
+#include "time/time.h"
 
-#define SIGKILL 9
-#define SIGSTOP 19
-#define SIG_DFL 0
-#define SIG_IGN 1
-#define SIG_BLOCK 0
-#define SIG_UNBLOCK 1
-#define SIG_SETMASK 2
-#define SS_DISABLE 2
+#define SIGSET_SIZE sizeof(uint64_t)
+#define SIGBIT(sig) (1ull << ((sig) - 1))
+#define SIG_KERNEL_ONLY (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
+#define NSEC_PER_SEC 1000000000ll
 
-/* Default action "ignore" or "stop": CHLD CONT STOP TSTP TTIN TTOU URG WINCH. */
-#define SIG_DEFAULT_HARMLESS (BIT(17 - 1) | BIT(18 - 1) | BIT(19 - 1) | BIT(20 - 1) | \
-			      BIT(21 - 1) | BIT(22 - 1) | BIT(23 - 1) | BIT(28 - 1))
-#define SIG_UNBLOCKABLE (BIT(SIGKILL - 1) | BIT(SIGSTOP - 1))
-
-struct stack_t_user {
-	uint64_t sp;
-	int32_t flags;
-	int32_t pad;
-	uint64_t size;
+struct timespec_user {
+	int64_t tv_sec, tv_nsec;
 };
 
-/* The process sends itself signo. */
-static long signal_self(uint64_t signo)
+static bool sig_valid(int64_t sig)
 {
-	const struct k_sigaction *ka;
-	static bool warned;
-
-	if (signo > NSIG)
-		return -EINVAL;
-	if (!signo)
-		return 0;
-	ka = &current->sighand->action[signo - 1];
-	if (ka->handler == SIG_IGN)
-		return 0;
-	if (current->sig.blocked & BIT(signo - 1)) {
-		current->sig.pending.set |= BIT(signo - 1);
-		return 0;
-	}
-	if (ka->handler == SIG_DFL) {
-		if (SIG_DEFAULT_HARMLESS & BIT(signo - 1))
-			return 0;
-		process_kill((int)signo);
-	}
-	if (!warned) {
-		warned = true;
-		kprintf("%s[%d]: signal %lu has a handler; this kernel does not run handlers\n",
-			current->comm, current->pid, signo);
-	}
-	return 0;
-}
-
-/* After the mask changed: what was pending and is now unblocked takes effect. */
-static void signals_unblocked(void)
-{
-	uint64_t ready = current->sig.pending.set & ~current->sig.blocked;
-
-	while (ready) {
-		unsigned signo = (unsigned)__builtin_ctzll(ready) + 1;
-
-		ready &= ready - 1;
-		current->sig.pending.set &= ~BIT(signo - 1);
-		signal_self(signo);
-	}
+	return sig >= 1 && sig <= NSIG;
 }
 
 SYSCALL(rt_sigaction)
 {
-	struct k_sigaction *ka;
-	struct k_sigaction act;
+	int sig = (int)a0;
+	struct k_sigaction act, old, *ka;
 
 	(void)a4, (void)a5;
-	if (a3 != sizeof(uint64_t) || a0 < 1 || a0 > NSIG)
-		return -EINVAL;
-	ka = &current->sighand->action[a0 - 1];
-	if (a1 && (a0 == SIGKILL || a0 == SIGSTOP))
+	if (a3 != SIGSET_SIZE)
 		return -EINVAL;
 	if (a1 && copy_from_user(&act, a1, sizeof(act)))
 		return -EFAULT;
-	if (a2 && copy_to_user(a2, ka, sizeof(*ka)))
-		return -EFAULT;
-	if (a1)
+	if (!sig_valid((int64_t)a0) || (a1 && (SIG_KERNEL_ONLY & SIGBIT(sig))))
+		return -EINVAL;
+	ka = &current->sighand->action[sig - 1];
+	old = *ka;
+	if (a1) {
+		/* Unknown flags read back as 0, so programs can probe for support. */
+		act.flags &= SA_UAPI_FLAGS;
+		act.mask &= ~SIG_KERNEL_ONLY;
 		*ka = act;
+		signal_action_changed(current, sig);
+	}
+	if (a2 && copy_to_user(a2, &old, sizeof(old)))
+		return -EFAULT;
 	return 0;
 }
 
 SYSCALL(rt_sigprocmask)
 {
-	uint64_t set, old = current->sig.blocked;
+	struct task *t = current;
+	uint64_t set, old = t->sig.blocked;
 
 	(void)a4, (void)a5;
-	if (a3 != sizeof(uint64_t))
+	if (a3 != SIGSET_SIZE)
 		return -EINVAL;
 	if (a1) {
-		if (a0 > SIG_SETMASK)
-			return -EINVAL;
 		if (copy_from_user(&set, a1, sizeof(set)))
 			return -EFAULT;
 		if (a0 == SIG_BLOCK)
-			current->sig.blocked |= set;
+			set |= old;
 		else if (a0 == SIG_UNBLOCK)
-			current->sig.blocked &= ~set;
-		else
-			current->sig.blocked = set;
-		current->sig.blocked &= ~SIG_UNBLOCKABLE;
+			set = old & ~set;
+		else if (a0 != SIG_SETMASK)
+			return -EINVAL;
+		/* A newly unblocked pending signal is delivered on this syscall's way out. */
+		signal_set_blocked(t, set);
 	}
 	if (a2 && copy_to_user(a2, &old, sizeof(old)))
 		return -EFAULT;
-	signals_unblocked();
 	return 0;
+}
+
+SYSCALL(rt_sigpending)
+{
+	struct task *t = current;
+	uint64_t set = (t->sig.pending.set | t->sighand->shared.set) & t->sig.blocked;
+
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	if (a1 > SIGSET_SIZE)
+		return -EINVAL;
+	return copy_to_user(a0, &set, a1) ? -EFAULT : 0;
+}
+
+/* Sleeps until a signal is deliverable; the syscall then restarts unless a handler runs. */
+static long wait_for_signal(struct task *t)
+{
+	while (!signal_pending(t))
+		sched_block(&t->sig, 0, true);
+	/* Delivery (signal.c) puts saved_blocked back: in the handler's frame, or at once. */
+	t->sig.restore_blocked = true;
+	t->work |= TASK_WORK_SIGPENDING;
+	return -ERESTARTNOHAND;
+}
+
+SYSCALL(rt_sigsuspend)
+{
+	struct task *t = current;
+	uint64_t mask;
+
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	if (a1 != SIGSET_SIZE)
+		return -EINVAL;
+	if (copy_from_user(&mask, a0, sizeof(mask)))
+		return -EFAULT;
+	t->sig.saved_blocked = t->sig.blocked;
+	signal_set_blocked(t, mask);
+	return wait_for_signal(t);
+}
+
+SYSCALL(pause)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	current->sig.saved_blocked = current->sig.blocked;
+	return wait_for_signal(current);
+}
+
+SYSCALL(rt_sigtimedwait)
+{
+	struct task *t = current;
+	struct timespec_user ts;
+	struct ksiginfo info;
+	uint64_t these, deadline = 0, saved;
+	bool timed = false;
+	int sig, r = 0;
+
+	(void)a4, (void)a5;
+	if (a3 != SIGSET_SIZE)
+		return -EINVAL;
+	if (copy_from_user(&these, a0, sizeof(these)))
+		return -EFAULT;
+	these &= ~SIG_KERNEL_ONLY;
+	if (a2) {
+		if (copy_from_user(&ts, a2, sizeof(ts)))
+			return -EFAULT;
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
+			return -EINVAL;
+		timed = true;
+		if (ts.tv_sec || ts.tv_nsec)
+			deadline = time_monotonic_ns() + (uint64_t)ts.tv_sec * NSEC_PER_SEC +
+				   (uint64_t)ts.tv_nsec;
+	}
+	sig = signal_dequeue(t, these, &info);
+	if (!sig && !(timed && !deadline)) {
+		/* While waiting, the awaited signals count as unblocked (Linux real_blocked). */
+		saved = t->sig.blocked;
+		t->sig.blocked &= ~these;
+		while (!signal_pending(t) && r != -ETIMEDOUT)
+			r = sched_block(&t->sig, deadline, true);
+		t->sig.blocked = saved;
+		sig = signal_dequeue(t, these, &info);
+	}
+	if (!sig)
+		return timed && (!deadline || r == -ETIMEDOUT) ? -EAGAIN : -EINTR;
+	if (a1) {
+		struct el_siginfo si;
+
+		signal_siginfo_user(&si, &info);
+		if (copy_to_user(a1, &si, sizeof(si)))
+			return -EFAULT;
+	}
+	return sig;
 }
 
 SYSCALL(sigaltstack)
 {
-	struct stack_t_user none = {0, SS_DISABLE, 0, 0};
+	struct task *t = current;
+	uint64_t sp = task_user_frame(t)->rsp;
+	struct el_stack ss, old;
+	int err;
 
-	(void)a0, (void)a2, (void)a3, (void)a4, (void)a5;
-	return a1 ? copy_to_user(a1, &none, sizeof(none)) : 0;
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	if (a0 && copy_from_user(&ss, a0, sizeof(ss)))
+		return -EFAULT;
+	sigframe_altstack_get(&t->sig.altstack, sp, &old);
+	if (a0) {
+		err = sigframe_altstack_set(&t->sig.altstack, sp, &ss, MINSIGSTKSZ);
+		if (err)
+			return err;
+	}
+	if (a1 && copy_to_user(a1, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+SYSCALL(rt_sigreturn)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return signal_sigreturn(task_user_frame(current));
+}
+
+/* No restart blocks are kept: a restarted sleep ends with EINTR (Linux's default). */
+SYSCALL(restart_syscall)
+{
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return -EINTR;
+}
+
+static struct ksiginfo user_info(int sig, int code)
+{
+	return (struct ksiginfo){.signo = sig, .code = code, .pid = current->tgid, .uid = 0};
+}
+
+/* kill's groups: every process but init and the caller (-1), or every process (0, -pgid). */
+static long kill_many(int sig, bool all_but_init_and_self)
+{
+	struct ksiginfo info = user_info(sig, SI_USER);
+	bool found = false;
+	unsigned i;
+
+	for (i = 0; i < TASK_MAX; i++) {
+		struct task *p = &task_table[i];
+
+		if (p->state == TASK_UNUSED || p->state == TASK_DEAD || p != p->group_leader)
+			continue;
+		if (all_but_init_and_self && (p->tgid == INIT_PID || task_same_group(p, current)))
+			continue;
+		found = true;
+		if (sig)
+			signal_send(p, sig, &info, true);
+	}
+	return found ? 0 : -ESRCH;
 }
 
 SYSCALL(kill)
 {
+	int64_t pid = (int64_t)(int32_t)a0, sig = (int64_t)(int32_t)a1;
+	struct ksiginfo info;
+	struct task *p;
+
 	(void)a2, (void)a3, (void)a4, (void)a5;
-	if ((int64_t)a0 != current->pid && a0 != 0 && (int64_t)a0 != -1)
+	if (sig < 0 || sig > NSIG)
+		return -EINVAL;
+	if (pid == -1)
+		return kill_many((int)sig, true);
+	if (pid <= 0)
+		return kill_many((int)sig, false);
+	p = task_find((int)pid);
+	if (!p)
 		return -ESRCH;
-	return signal_self(a1);
+	if (!sig)
+		return 0;
+	info = user_info((int)sig, SI_USER);
+	return signal_send(p, (int)sig, &info, true);
+}
+
+/* tkill and tgkill (Linux do_send_specific): tgid 0 means any process. */
+static long send_specific(int64_t tgid, int64_t tid, int64_t sig)
+{
+	struct task *t = task_find((int)tid);
+	struct ksiginfo info;
+
+	if (!t || (tgid > 0 && t->tgid != tgid))
+		return -ESRCH;
+	if (sig < 0 || sig > NSIG)
+		return -EINVAL;
+	if (!sig)
+		return 0;
+	info = user_info((int)sig, SI_TKILL);
+	return signal_send(t, (int)sig, &info, false);
 }
 
 SYSCALL(tkill)
 {
+	int64_t tid = (int64_t)(int32_t)a0;
+
 	(void)a2, (void)a3, (void)a4, (void)a5;
-	if ((int64_t)a0 != current->pid)
-		return (int64_t)a0 <= 0 ? -EINVAL : -ESRCH;
-	return signal_self(a1);
+	if (tid <= 0)
+		return -EINVAL;
+	return send_specific(0, tid, (int64_t)(int32_t)a1);
 }
 
 SYSCALL(tgkill)
 {
+	int64_t tgid = (int64_t)(int32_t)a0, tid = (int64_t)(int32_t)a1;
+
 	(void)a3, (void)a4, (void)a5;
-	if ((int64_t)a0 <= 0 || (int64_t)a1 <= 0)
+	if (tgid <= 0 || tid <= 0)
 		return -EINVAL;
-	if ((int64_t)a0 != current->pid || (int64_t)a1 != current->pid)
-		return -ESRCH;
-	return signal_self(a2);
+	return send_specific(tgid, tid, (int64_t)(int32_t)a2);
 }

@@ -24,6 +24,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(12, brk)
 	SC(13, rt_sigaction)
 	SC(14, rt_sigprocmask)
+	SC(15, rt_sigreturn)
 	SC(16, ioctl)
 	SC(17, pread64)
 	SC(18, pwrite64)
@@ -36,6 +37,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(28, madvise)
 	SC(32, dup)
 	SC(33, dup2)
+	SC(34, pause)
 	SC(35, nanosleep)
 	SC(39, getpid)
 	SC(56, clone)
@@ -61,6 +63,9 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(107, getuid)         /* geteuid */
 	SC(108, getuid)         /* getegid */
 	SC(110, getppid)
+	SC(127, rt_sigpending)
+	SC(128, rt_sigtimedwait)
+	SC(130, rt_sigsuspend)
 	SC(131, sigaltstack)
 	SC(154, modify_ldt)
 	SC(158, arch_prctl)
@@ -74,6 +79,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(204, sched_getaffinity)
 	SC(217, getdents64)
 	SC(218, set_tid_address)
+	SC(219, restart_syscall)
 	SC(228, clock_gettime)
 	SC(229, clock_getres)
 	SC(230, clock_nanosleep)

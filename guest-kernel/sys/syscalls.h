@@ -116,6 +116,12 @@ SYSCALL(ioperm);
 /* proc/sys_signal.c */
 SYSCALL(rt_sigaction);
 SYSCALL(rt_sigprocmask);
+SYSCALL(rt_sigpending);
+SYSCALL(rt_sigsuspend);
+SYSCALL(rt_sigtimedwait);
+SYSCALL(rt_sigreturn);
+SYSCALL(restart_syscall);
+SYSCALL(pause);
 SYSCALL(sigaltstack);
 SYSCALL(kill);
 SYSCALL(tkill);
