@@ -97,6 +97,14 @@ uint64_t mm_find_free(struct mm *mm, uint64_t len);
  */
 void *mm_access_page(struct mm *mm, uint64_t addr, bool write);
 
+/*
+ * Linux's gate area (get_gate_page): the legacy vsyscall page reads like
+ * memory for process_vm_readv (and debuggers) when [vsyscall] is readable
+ * (vsyscall=native or emulate), never in xonly or none, never for writes.
+ * The kernel address of the byte at addr, or NULL.
+ */
+const void *mm_gate_page(uint64_t addr);
+
 /* The area is [vvar] (kernel data mapped by frame: no page access, no moves with changes). */
 bool mm_area_is_vvar(const struct vma *v);
 

@@ -5,8 +5,11 @@
  * reached through the direct map, so the space need not be loaded.
  */
 #include "mm/mm.h"
+#include "mm/paging.h"
 #include "mm/tlb.h"
 #include "mm/upt.h"
+#include "vdso/vdso.h"
+#include "vsyscall/vsyscall.h"
 
 #define PF_WRITE 0x2u
 #define PF_USER 0x4u
@@ -40,4 +43,34 @@ void *mm_access_page(struct mm *mm, uint64_t addr, bool write)
 	/* The page is used as the access would use it: referenced, and dirty when written. */
 	*pte |= PTE_A | (write ? PTE_D : 0);
 	return (uint8_t *)phys_to_virt(*pte & PTE_ADDR_MASK) + (addr & (PAGE_SIZE - 1));
+}
+
+/* The 4 KiB kernel-table leaf of va, 0 when none. */
+static uint64_t kernel_leaf(uint64_t va)
+{
+	const uint64_t *t = kpaging.pml4;
+	unsigned shift;
+
+	for (shift = PML4_SHIFT; shift > PAGE_SHIFT; shift -= 9) {
+		uint64_t e = t[PT_INDEX(va, shift)];
+
+		if (!(e & PTE_P) || (e & PTE_PS))
+			return 0;
+		t = phys_to_virt(e & PTE_ADDR_MASK);
+	}
+	return t[PT_INDEX(va, PAGE_SHIFT)];
+}
+
+const void *mm_gate_page(uint64_t addr)
+{
+	const char *perms = vsyscall_maps_perms();
+	uint64_t e;
+
+	if (addr < VSYSCALL_ADDR || addr >= VSYSCALL_ADDR + PAGE_SIZE || !vsyscall_mapped() ||
+	    perms[0] != 'r')
+		return 0;
+	e = kernel_leaf(VSYSCALL_ADDR);
+	if (!(e & PTE_P))
+		return 0;
+	return (const uint8_t *)phys_to_virt(e & PTE_ADDR_MASK) + (addr - VSYSCALL_ADDR);
 }

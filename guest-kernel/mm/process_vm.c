@@ -7,7 +7,8 @@
  *   zero is 0 before the pid is looked up).
  *   The remote side goes page by page through its address space
  *   (mm_access_page, as get_user_pages: [vvar] and areas without the access
- *   refuse); the transfer stops at the first remote page that cannot be
+ *   refuse; the vsyscall page reads when [vsyscall] is readable, as Linux's
+ *   gate area); the transfer stops at the first remote page that cannot be
  *   reached or local page that faults, and returns the bytes moved before
  *   it, or -EFAULT when there were none.
  * The target is any live task's address space: the caller's own (its pid,
@@ -108,7 +109,8 @@ static bool local_next(struct xfer *x)
 static long xfer_remote(struct xfer *x, uint64_t raddr, uint64_t rlen)
 {
 	while (rlen && x->left && local_next(x)) {
-		uint8_t *k = mm_access_page(x->mm, raddr, x->write);
+		uint8_t *k = raddr >= TASK_SIZE_MAX ? (x->write ? 0 : (uint8_t *)mm_gate_page(raddr))
+						    : mm_access_page(x->mm, raddr, x->write);
 		uint64_t n = PAGE_SIZE - (raddr & (PAGE_SIZE - 1));
 		uint64_t lpage = PAGE_SIZE - (x->lv.base & (PAGE_SIZE - 1));
 

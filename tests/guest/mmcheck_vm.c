@@ -141,6 +141,20 @@ static void refusals(void)
 		n = vm_rw(false, pid, &l, 1, &r, 1, 0);
 		el_expect("vm: [vvar] (a PFN map) is EFAULT", n == -EFAULT, "%ld", n);
 	}
+	{
+		/* test_vsyscall's rule: the gate page reads iff [vsyscall] is readable. */
+		static unsigned char page[4096];
+		char perms[5] = "";
+		bool readable = mc_mapped(0xffffffffff600000ul, perms) && perms[0] == 'r';
+		struct iovec lp = {page, sizeof(page)}, rp = {(void *)0xffffffffff600000ul, 4096};
+
+		n = vm_rw(false, pid, &lp, 1, &rp, 1, 0);
+		el_expect("vm: the vsyscall page reads exactly when [vsyscall] is readable",
+			  readable ? n == 4096 && !memcmp(page, (const void *)0xffffffffff600000ul, 16)
+				   : n == -EFAULT, "%ld (perms '%s')", n, perms);
+		n = vm_rw(true, pid, &lp, 1, &rp, 1, 0);
+		el_expect("vm: the vsyscall page is never written", n == -EFAULT, "%ld", n);
+	}
 	munmap(a, 2 * P);
 }
 
