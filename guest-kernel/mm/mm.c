@@ -7,6 +7,7 @@
 #include "arch/x86_64/percpu.h"
 #include "fs/vfs.h"
 #include "lib/kprintf.h"
+#include "lib/panic.h"
 #include "lib/string.h"
 #include "mm/frame.h"
 #include "mm/mm.h"
@@ -132,7 +133,11 @@ static void live_remove(struct mm *mm)
 
 void mm_put(struct mm *mm)
 {
-	if (!mm || --mm->refs)
+	if (!mm)
+		return;
+	if (!mm->refs)
+		panic("mm_put: address space %lu has no reference left", mm->ctx_id);
+	if (--mm->refs)
 		return;
 	/* Freed tables must not stay in CR3: the kernel's own tables have the same kernel half. */
 	if (mm_is_loaded(mm))
