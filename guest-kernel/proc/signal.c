@@ -501,6 +501,7 @@ static void handle_signal(struct task *t, struct trap_frame *tf, int sig,
 			  const struct ksiginfo *info, const struct k_sigaction *ka)
 {
 	uint64_t blocked;
+	bool stepping = t->tracer && (t->work & TASK_WORK_SINGLESTEP);
 
 	if (from_syscall(tf)) {
 		switch ((int64_t)tf->rax) {
@@ -519,6 +520,13 @@ static void handle_signal(struct task *t, struct trap_frame *tf, int sig,
 			break;
 		}
 	}
+	/* A tracer stepping the task: its TF stays out of the saved context (user_disable_single_step). */
+	if (stepping) {
+		t->work &= ~TASK_WORK_SINGLESTEP;
+		if (t->ptrace_forced_tf)
+			tf->rflags &= ~RFLAGS_TF;
+		t->ptrace_forced_tf = false;
+	}
 	if (setup_rt_frame(t, tf, sig, info, ka)) {
 		force_sigsegv(t, sig);
 		return;
@@ -530,6 +538,12 @@ static void handle_signal(struct task *t, struct trap_frame *tf, int sig,
 		blocked |= SIGBIT(sig);
 	t->sig.restore_blocked = false; /* the frame holds the mask to go back to */
 	signal_set_blocked(t, blocked);
+	/* ... and it sees the handler's first instruction, as after a step (Linux ptrace_notify). */
+	if (stepping) {
+		struct ksiginfo step = {.signo = SIGTRAP, .code = SIGTRAP, .pid = t->tgid};
+
+		ptrace_signal_stop(SIGTRAP, &step, tf);
+	}
 }
 
 /* No handler ran: an interrupted syscall starts again, with the number it had. */

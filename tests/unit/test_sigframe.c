@@ -810,3 +810,19 @@ Test(sigframe_fpu_refuses, features_claimed_without_room)
 	sw->xstate_size = 600; /* AVX claimed, 832 needed */
 	cr_assert(!sigreturn_fpu(&c, FP_XSTATE_MAGIC2, &p));
 }
+
+Test(sigframe_fpu, export_marks_only_features_the_cpu_saves)
+{
+	struct sigframe_fpu_cfg c = xs_cfg();
+	struct sigframe_fpu_plan p;
+
+	/* XCR0 as a nested hypervisor may leave it: x87 only. */
+	c.xfeatures = 1;
+	c.size = 576;
+	saved_image(&c);
+	wr64(512, 1);
+	sigframe_fpu_export(&c, img);
+	cr_assert_eq(rd64(512), 1, "SSE is not claimed when XSAVE cannot restore it");
+	cr_assert(sigreturn_fpu(&c, FP_XSTATE_MAGIC2, &p));
+	cr_assert_eq(rd64(512), 1);
+}
