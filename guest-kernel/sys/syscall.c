@@ -71,7 +71,7 @@ static __attribute__((noinline)) int syscall_exit_slow(struct trap_frame *tf)
 {
 	struct task *t = current;
 
-	if (t->work & TASK_WORK_SYSCALL_TRACE)
+	if (t->work & (TASK_WORK_SYSCALL_TRACE | TASK_WORK_SINGLESTEP))
 		ptrace_syscall_exit(tf);
 	t->work &= ~TASK_WORK_FRAME;
 	if (t->work)

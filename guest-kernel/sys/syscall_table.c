@@ -43,6 +43,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(56, clone)
 	SC(57, fork)
 	SC(58, vfork)
+	SC(59, execve)
 	SC(60, exit)
 	SC(61, wait4)
 	SC(62, kill)
@@ -58,6 +59,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(95, umask)
 	SC(96, gettimeofday)
 	SC(97, getrlimit)
+	SC(101, ptrace)
 	SC(102, getuid)         /* everything runs as root: uid = gid = 0 */
 	SC(104, getuid)         /* getgid */
 	SC(107, getuid)         /* geteuid */

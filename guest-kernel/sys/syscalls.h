@@ -106,6 +106,8 @@ SYSCALL(wait4);
 SYSCALL(waitid);
 SYSCALL(futex);
 SYSCALL(sched_setaffinity);
+SYSCALL(ptrace);
+SYSCALL(execve);
 
 /* arch/x86_64/: sys_arch.c, ldt.c, ioport.c */
 SYSCALL(arch_prctl);

@@ -49,7 +49,9 @@ trap_stub_\vec:
 	pushq	$0
 	.endif
 	pushq	$\vec
-	.if ((1 << \vec) & IST_VECTORS)
+	.if \vec == 1
+	jmp	debug_entry
+	.elseif ((1 << \vec) & IST_VECTORS)
 	jmp	paranoid_entry
 	.else
 	jmp	trap_common
@@ -106,6 +108,7 @@ trap_common:
 	movq	%gs:PERCPU_KERNEL_CR3, %rdi
 	movq	%rdi, %cr3
 	movq	%rsp, %rdi
+.Lmove_frame:
 	movq	%gs:PERCPU_TOP_OF_STACK, %rsp
 	pushq	HW_SS(%rdi)
 	pushq	HW_RSP(%rdi)
@@ -236,6 +239,28 @@ restore_regs_and_iret:
 	POP_REGS
 	addq	$(TF_RIP - TF_VECTOR), %rsp
 	iretq
+
+/*
+ * debug_entry (#DB, on its IST stack)
+ * In:  as paranoid_entry.
+ * Out: from kernel mode: paranoid_entry.  From user mode (a single step, a
+ *      breakpoint) the CPU state is known: user GS and, with PTI, the user
+ *      CR3; the frame moves to the task stack as trap_common's PTI path
+ *      moves it, so that the SIGTRAP it raises can be delivered, stop for a
+ *      tracer and switch tasks like any other user exception.
+ */
+	.p2align 4
+debug_entry:
+	testb	$3, HW_CS(%rsp)
+	jz	paranoid_entry
+	swapgs
+	movq	%rdi, %gs:PERCPU_SCRATCH
+	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
+	jz	1f
+	movq	%gs:PERCPU_KERNEL_CR3, %rdi
+	movq	%rdi, %cr3
+1:	movq	%rsp, %rdi
+	jmp	.Lmove_frame
 
 /*
  * paranoid_entry (#DB, NMI, #DF, #MC: on their IST stacks, mapped in the

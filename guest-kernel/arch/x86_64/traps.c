@@ -67,6 +67,7 @@ static void nmi(struct trap_frame *tf)
 
 /* Vectors with their own handler; the others are fatal unless a user trap or a fixup. */
 static void (*const trap_handlers[NR_EXCEPTIONS])(struct trap_frame *) = {
+	[1] = debug_trap,
 	[2] = nmi,
 	[14] = page_fault,
 };

@@ -18,6 +18,8 @@ bool extable_fixup(struct trap_frame *tf);
 /* user_traps.c: #PF (demand paging, then SIGSEGV or the fixup); true: the process ended. */
 void page_fault(struct trap_frame *tf);
 bool user_trap_kill(const struct trap_frame *tf);
+/* debug.c: #DB (DR6 into the frame's error slot for user mode). */
+void debug_trap(struct trap_frame *tf);
 
 /* Prints everything about the exception on the console and exits the VM. */
 __noreturn void trap_report_fatal(const struct trap_frame *tf);
