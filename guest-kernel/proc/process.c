@@ -228,23 +228,6 @@ void process_run_init(void)
 	enter_user(tf);
 }
 
-/* The run is over: init's status (exit code, or 128 + the signal that killed it). */
-static __noreturn void run_end(struct task *init, int wstatus)
-{
-	int sig = wstatus & 0x7f, status = sig ? 128 + sig : (wstatus >> 8) & 0xff;
-	unsigned i, alive = 0;
-
-	for (i = 0; i < TASK_MAX; i++)
-		alive += task_table[i].state != TASK_UNUSED && task_table[i].state != TASK_DEAD &&
-			 task_table[i].tgid != INIT_PID;
-	entry_print_stats();
-	kprintf("%s (pid %d) exited with status %d\n", init->comm, init->pid, status);
-	if (alive)
-		kprintf("init exited with %u other tasks alive: the run ends with it\n", alive);
-	report_send_run(region_result(), syscall_unknown_count(), status);
-	machine_exit((uint32_t)status);
-}
-
 static void files_put(struct files *f)
 {
 	if (!f || --f->refs)
@@ -264,6 +247,30 @@ static void task_release_mm(struct task *t)
 	tlb_switch_to(kpaging.pml4_phys);
 	mm_put(mm);
 }
+
+/* The run is over: init's status (exit code, or 128 + the signal that killed it). */
+static __noreturn void run_end(struct task *init, int wstatus)
+{
+	int sig = wstatus & 0x7f, status = sig ? 128 + sig : (wstatus >> 8) & 0xff;
+	unsigned i, alive = 0;
+
+	for (i = 0; i < TASK_MAX; i++)
+		alive += task_table[i].state != TASK_UNUSED && task_table[i].state != TASK_DEAD &&
+			 task_table[i].tgid != INIT_PID;
+	/* Alone at the end: its address space goes too, and mm_put checks that every frame came back. */
+	if (!alive) {
+		task_release_mm(init);
+		files_put(init->files);
+		init->files = 0;
+	}
+	entry_print_stats();
+	kprintf("%s (pid %d) exited with status %d\n", init->comm, init->pid, status);
+	if (alive)
+		kprintf("init exited with %u other tasks alive: the run ends with it\n", alive);
+	report_send_run(region_result(), syscall_unknown_count(), status);
+	machine_exit((uint32_t)status);
+}
+
 
 /* A child of the exiting process goes to init (Linux's reaper). */
 static void reparent_children(const struct task *dying)
