@@ -1,7 +1,7 @@
 /*
  * archcheck ldt: modify_ldt as Linux has it, and LDT selectors in use.
  *   - write entry 0 (func 1, the old mode: Linux clears "useable") as a
- *     32-bit data segment over a buffer below 4 GiB, and entry 1 (func 0x11)
+ *     32-bit data segment over a buffer below 4 GiB (our .bss), and entry 1 (func 0x11)
  *     as a 32-bit code segment with base 0, asking for lm=1 (Linux never sets
  *     L in an LDT descriptor); read back (func 0) gives Linux's encoding;
  *     bad arguments are EINVAL, returned as Linux does: a 32-bit int;
@@ -31,6 +31,18 @@ struct user_desc {
 };
 
 #define SEL(entry) ((entry) << 3 | 4 | 3)  /* LDT, RPL 3 */
+
+/*
+ * Memory below 4 GiB, where 32-bit bases and compat-mode addresses reach: this
+ * binary's .bss (it is not PIE: 0x400000).  Not mmap(MAP_32BIT), which not
+ * every kernel honours.  fresh is never touched before the compat-mode load, so
+ * that load takes the page fault that makes .bss pages.
+ */
+static struct {
+	uint32_t data[1024];
+	uint8_t compat_stack[65536];
+	uint8_t fresh[4096];
+} low __attribute__((aligned(4096)));
 
 /* modify_ldt's result is an int: Linux hands back (unsigned int)ret, so -EINVAL arrives as 0xffffffea. */
 static long modify_ldt(int func, void *p, unsigned long n)
@@ -139,14 +151,12 @@ static void compat_trap(int sig, siginfo_t *si, void *ctx)
 
 static void code_in_cs(void)
 {
-	uint8_t *stack = mmap(NULL, 65536, PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
-	void *fresh = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	uint8_t *stack = low.compat_stack, *fresh = low.fresh;
 	struct sigaction sa, old;
 	uint16_t cs_after;
 
-	if ((uintptr_t)ac_compat_code >> 32 || stack == MAP_FAILED || fresh == MAP_FAILED) {
-		el_skip("ldt.compat_code", "no memory below 4 GiB for the 32-bit code and stack");
+	if ((uintptr_t)ac_compat_code >> 32 || ((uintptr_t)&low + sizeof(low)) >> 32) {
+		el_skip("ldt.compat_code", "this binary lies above 4 GiB (PIE?): no 32-bit code");
 		return;
 	}
 	__asm__ volatile("movw	%%cs, %0" : "=r"(user_cs));
@@ -171,14 +181,11 @@ static void code_in_cs(void)
 	el_expect("ldt.compat_page_fault_returned_to_compat", trap.count == 1 && (uint32_t)trap.rax == 0,
 		  "the load in 32-bit code gave %#llx", (unsigned long long)trap.rax);
 	el_expect("ldt.back_to_64_bit_by_sigreturn", cs_after == user_cs, "%%cs %#x", cs_after);
-	munmap(stack, 65536);
-	munmap(fresh, 4096);
 }
 
 void ac_ldt(void)
 {
-	uint32_t *buf = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	uint32_t *buf = low.data;
 	struct user_desc data = {.entry_number = 0, .limit = 0xfffff, .seg_32bit = 1,
 				 .limit_in_pages = 1, .useable = 1};
 	struct user_desc code = {.entry_number = 1, .limit = 0xfffff, .seg_32bit = 1,
@@ -187,8 +194,8 @@ void ac_ldt(void)
 	uint64_t got[4] = {0};
 	long r;
 
-	if (buf == MAP_FAILED) {
-		el_fail("ldt.buffer", "mmap MAP_32BIT: %s", strerror(errno));
+	if ((uintptr_t)(buf + 1024) >> 32) {
+		el_skip("ldt", "this binary lies above 4 GiB (PIE?): no 32-bit segment base for it");
 		return;
 	}
 	data.base_addr = (unsigned)(uintptr_t)buf;
@@ -210,5 +217,4 @@ void ac_ldt(void)
 		  (unsigned long long)encode(&data, 1), (unsigned long long)encode(&code, 0));
 	data_in_gs(buf);
 	code_in_cs();
-	munmap(buf, 4096);
 }
