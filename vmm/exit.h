@@ -61,6 +61,7 @@ void exit_io(struct el_loop *l);
 el_io_fn dev_console_io; /* COM1 */
 el_io_fn dev_exit_io;    /* isa-debug-exit port */
 el_io_fn hcall_io;       /* EL_PORT_HCALL + nr */
+el_io_fn dev_post_io;    /* port 0x80, POST codes: ignored */
 
 /* Hands the console buffer to res (console, console_len). */
 /* One byte of guest console (COM1 or the EL_HC_WRITE console stream). */

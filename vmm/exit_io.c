@@ -13,6 +13,7 @@ static const struct {
 	{EL_PORT_COM1, 8, dev_console_io, "com1"},
 	{EL_PORT_EXIT, 1, dev_exit_io, "exit"},
 	{EL_PORT_HCALL, EL_HC_COUNT, hcall_io, "hypercall"},
+	{EL_PORT_POST, 1, dev_post_io, "post"},
 };
 
 const char *exit_io_device_name(unsigned i)

@@ -31,7 +31,7 @@ struct el_run_spec {
 };
 
 /* Port I/O devices of the VMM (vmm/exit_io.c): COM1, exit port, hypercalls. */
-#define EL_IO_DEVICES 3
+#define EL_IO_DEVICES 4
 const char *exit_io_device_name(unsigned i);
 
 enum el_run_status {

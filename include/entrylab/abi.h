@@ -31,6 +31,9 @@
  */
 #define EL_PORT_EXIT 0xf4u
 
+/* The PC's POST-code port: the VMM drops writes and reads 0xff (vmm/dev_post.c). */
+#define EL_PORT_POST 0x80u
+
 /* V < 256: the guest completed and V is the user program's exit status. */
 #define EL_EXIT_STATUS_MAX 255u
 /* V = EL_EXIT_PANIC + vector: the guest kernel took a fatal exception. */
