@@ -107,6 +107,8 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t parent_tid, uint64
 	memcpy(c->comm, p->comm, sizeof(c->comm));
 	memcpy(c->exe_path, p->exe_path, sizeof(c->exe_path));
 	c->cwd = p->cwd;
+	c->undumpable = p->undumpable;
+	c->no_new_privs = p->no_new_privs;
 	if (flags & CLONE_THREAD) {
 		c->tgid = p->tgid;
 		c->group_leader = p->group_leader;

@@ -107,6 +107,11 @@ struct task {
 	uint64_t stack_base;            /* lowest address of the kernel stack (TASK_STACK_SIZE) */
 	struct thread_arch arch;        /* FS/GS base, FPU image, I/O bitmap ... (thread.h) */
 
+	/* --- prctl (sys_prctl.c) --- */
+	int pdeathsig;                  /* PR_SET_PDEATHSIG: recorded (no parent death signal yet) */
+	bool undumpable;                /* PR_SET_DUMPABLE 0 (inherited) */
+	bool no_new_privs;              /* PR_SET_NO_NEW_PRIVS (inherited) */
+
 	uint64_t frames_at_start;       /* frames in use before init's exec, for the leak check */
 };
 

@@ -70,6 +70,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(130, rt_sigsuspend)
 	SC(131, sigaltstack)
 	SC(154, modify_ldt)
+	SC(157, prctl)
 	SC(158, arch_prctl)
 	SC(172, iopl)
 	SC(173, ioperm)

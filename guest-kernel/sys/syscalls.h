@@ -108,6 +108,7 @@ SYSCALL(futex);
 SYSCALL(sched_setaffinity);
 SYSCALL(ptrace);
 SYSCALL(execve);
+SYSCALL(prctl);
 
 /* arch/x86_64/: sys_arch.c, ldt.c, ioport.c */
 SYSCALL(arch_prctl);
