@@ -1,12 +1,15 @@
 /*
  * A process's address space: its top-level page table, its areas (vma.h)
- * and the brk, stack and mmap layout, Linux's without randomization:
+ * and the brk, stack and mmap layout, Linux's with one fixed draw of its
+ * randomization (the stack 1 GiB below the top, inside Linux's 16 GiB
+ * range): deterministic runs, and the top user pages free as programs
+ * written for Linux expect them (sysret_rip maps code at 2^47 - 8 KiB):
  *
  *   ELF segments       at their addresses (static-pie at ELF_DYN_BASE)
  *   [heap]             from the page after the highest segment, moved by brk
  *   mmap, vDSO         top-down below mmap_base = STACK_TOP - 128 MiB
  *   [stack]            below STACK_TOP, growing down to STACK_TOP - 8 MiB
- *   (top page)         never mapped: TASK_SIZE_MAX = STACK_TOP
+ *   (above the stack)  free for MAP_FIXED up to TASK_SIZE_MAX (the last page is never mapped)
  */
 #ifndef EL_MM_MM_H
 #define EL_MM_MM_H
@@ -15,7 +18,8 @@
 #include "mm/vma.h"
 #include "sys/uaccess_range.h"
 
-#define STACK_TOP TASK_SIZE_MAX
+#define STACK_TOP_GAP (1ull << 30)    /* a fixed stack_maxrandom_size draw */
+#define STACK_TOP (TASK_SIZE_MAX - STACK_TOP_GAP)
 #define STACK_LIMIT (8ull << 20)       /* RLIMIT_STACK */
 #define STACK_INITIAL (132ull << 10)   /* what Linux's first stack area spans */
 #define MMAP_GAP (128ull << 20)        /* Linux's minimum gap above mmap_base */
