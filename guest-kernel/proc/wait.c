@@ -104,8 +104,11 @@ static long wait_common(int pid, uint32_t options, struct wait_result *res)
 			return r < 0 ? r : 1;
 		if (options & WNOHANG)
 			return 0;
-		if (sched_block(current->group_leader, 0, true) == -EINTR)
-			return -ERESTARTSYS;
+		if (sched_block(current->group_leader, 0, true) == -EINTR) {
+			/* A child that ended meanwhile is still reported first (Linux). */
+			r = wait_scan(pid, options, res);
+			return r ? (r < 0 ? r : 1) : -ERESTARTSYS;
+		}
 	}
 }
 
