@@ -206,6 +206,7 @@ void process_run_init(void)
 		panic("init: no memory for the file table or the signal actions");
 	p->files->refs = 1;
 	p->cwd = vfs_root;
+	fpu_recheck();
 	p->arch.fpu = fpu_state_alloc();
 	if (!p->arch.fpu)
 		panic("init: no memory for the FPU state");

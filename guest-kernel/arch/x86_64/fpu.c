@@ -35,10 +35,11 @@
 static struct {
 	bool xsave;
 	uint64_t xcr0;
-	uint32_t size;
+	uint32_t size;       /* bytes of an image in the format in use */
+	uint32_t alloc_size; /* bytes allocated per image: the boot-time size (fpu_recheck may shrink size) */
 	uint32_t mxcsr_mask;
 	void *init_image;
-} fpu = {.size = FXSAVE_SIZE};
+} fpu = {.size = FXSAVE_SIZE, .alloc_size = FXSAVE_SIZE};
 
 /* A 64-byte aligned scratch for the boot-time FXSAVE that reads MXCSR_MASK. */
 static uint8_t fxsave_probe[FXSAVE_SIZE] __aligned(64);
@@ -52,6 +53,14 @@ static int xsetbv_safe(uint32_t index, uint64_t value)
 			     : "c"(index), "a"((uint32_t)value), "d"((uint32_t)(value >> 32))
 			     : "memory");
 	return vec;
+}
+
+static uint64_t xgetbv0(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return (uint64_t)hi << 32 | lo;
 }
 
 /* XCR0 for what leaf 0xD supports; 0 when x87 and SSE are not both there. */
@@ -88,6 +97,15 @@ static void xsave_setup(void)
 		kprintf("fpu: XSETBV XCR0=%lx raised vector %d; using FXSAVE\n", x, vec);
 		return;
 	}
+	/*
+	 * Read it back: a hypervisor may take XSETBV and keep another XCR0
+	 * (nested SVM under QEMU TCG keeps 1, x87 only), and XSAVE saves
+	 * only what XCR0 enables: SSE state would be lost across switches.
+	 */
+	if (xgetbv0() != x) {
+		kprintf("fpu: XSETBV XCR0=%lx reads back %lx; using FXSAVE\n", x, xgetbv0());
+		return;
+	}
 	fpu.xsave = true;
 	fpu.xcr0 = x;
 	fpu.size = cpuid(LEAF_XSTATE, 0).ebx;
@@ -99,7 +117,7 @@ static unsigned image_order(void)
 {
 	unsigned order = 0;
 
-	while ((PAGE_SIZE << order) < fpu.size)
+	while ((PAGE_SIZE << order) < fpu.alloc_size)
 		order++;
 	return order;
 }
@@ -108,8 +126,8 @@ static void *image_alloc(void)
 {
 	uint64_t pa;
 
-	if (fpu.size <= PAGE_SIZE)
-		return kzalloc(fpu.size);
+	if (fpu.alloc_size <= PAGE_SIZE)
+		return kzalloc(fpu.alloc_size);
 	pa = frame_alloc_order(image_order());
 	if (!pa)
 		return 0;
@@ -121,8 +139,8 @@ void fpu_state_free(void *img)
 {
 	if (!img)
 		return;
-	if (fpu.size <= PAGE_SIZE)
-		kfree(img, fpu.size);
+	if (fpu.alloc_size <= PAGE_SIZE)
+		kfree(img, fpu.alloc_size);
 	else
 		frame_free_order(virt_to_phys(img), image_order());
 }
@@ -133,6 +151,7 @@ void fpu_init(void)
 	uint32_t mask;
 
 	xsave_setup();
+	fpu.alloc_size = fpu.size;
 	__asm__ __volatile__("fxsaveq %0" : "=m"(fxsave_probe));
 	memcpy(&mask, fxsave_probe + FXSAVE_MXCSR_MASK_OFFSET, sizeof(mask));
 	fpu.mxcsr_mask = mask ? mask : MXCSR_MASK_DEFAULT;
@@ -259,4 +278,23 @@ int fpu_set_fxsave(void *img, const void *fx)
 		memcpy((uint8_t *)img + XSAVE_HEADER_OFFSET, &bv, sizeof(bv));
 	}
 	return 0;
+}
+
+void fpu_recheck(void)
+{
+	uint64_t now;
+
+	if (!fpu.xsave || (now = xgetbv0()) == fpu.xcr0)
+		return;
+	/*
+	 * XCR0 did not survive the VM exits since boot (seen with nested SVM
+	 * under QEMU TCG): XSAVE would keep only what it now enables.  FXSAVE
+	 * keeps x87 and SSE whatever XCR0 says; nothing has been saved yet.
+	 */
+	kprintf("fpu: XCR0 %lx reads %lx after VM exits (the hypervisor does not keep it); "
+		"using FXSAVE and clearing CR4.OSXSAVE, so user mode sees no XSAVE either\n",
+		fpu.xcr0, now);
+	write_cr4(read_cr4() & ~CR4_OSXSAVE);
+	fpu.xsave = false;
+	fpu.size = FXSAVE_SIZE;
 }

@@ -33,6 +33,11 @@
 
 /* Chooses the format (after cpu_setup and frame_init); sets XCR0 when XSAVE is used. */
 void fpu_init(void);
+/*
+ * Before the first user state is saved (init, after the boot report's VM
+ * exits): falls back to FXSAVE if XCR0 no longer reads what fpu_init set.
+ */
+void fpu_recheck(void);
 /* Bytes of an image (>= 512), and whether it is an XSAVE image (with a header at 512). */
 uint32_t fpu_state_size(void);
 bool fpu_uses_xsave(void);
