@@ -79,11 +79,20 @@ static __attribute__((noinline)) int syscall_exit_slow(struct trap_frame *tf)
 	return sysret_allowed(tf);
 }
 
-/* ptrace's syscall-entry stop: the tracer may change the number or skip the call. */
+/*
+ * ptrace's syscall-entry stop, as Linux has it: RAX reads -ENOSYS during
+ * the stop, the number is orig_rax afterwards (the tracer may change it),
+ * and -1 skips the call, leaving whatever RAX the tracer set.
+ */
 static __attribute__((noinline)) int syscall_traced(struct trap_frame *tf)
 {
-	if (ptrace_syscall_entry(tf))
-		tf->rax = (uint64_t)syscall_call(tf, (uint32_t)tf->rax);
+	tf->rax = (uint64_t)-ENOSYS;
+	if (ptrace_syscall_entry(tf)) {
+		int nr = (int)tf->error;
+
+		if (nr != -1)
+			tf->rax = (uint64_t)syscall_call(tf, (uint32_t)nr);
+	}
 	return syscall_exit_slow(tf);
 }
 
