@@ -6,8 +6,9 @@
  * x87, SSE, AVX and AVX-512 (opmask, ZMM_Hi256, Hi16_ZMM: all three or
  * none, and only with AVX, as XSETBV requires).  PKRU needs CR4.PKE and
  * AMX a permission protocol (arch_prctl): neither is enabled.  The image
- * size is CPUID.0xD.0 EBX, which describes the XCR0 in effect, so it is
- * read after XSETBV (not from the boot CPUID cache).  Otherwise FXSAVE.
+ * size is read after XSETBV (not from the boot CPUID cache), from the
+ * component leaves as well as CPUID.0xD.0 EBX (xsave_size).  Otherwise
+ * FXSAVE.
  *
  * Images come from kzalloc (its size classes are powers of two, naturally
  * aligned, so 64-byte aligned) up to a page, from the frame allocator
@@ -73,6 +74,32 @@ static uint64_t xcr0_choose(uint64_t supported)
 	return (x & (XFEATURE_X87 | XFEATURE_SSE)) == (XFEATURE_X87 | XFEATURE_SSE) ? x : 0;
 }
 
+/*
+ * The standard-format size for xcr0: the end of its highest component
+ * (CPUID.0xD.i: EAX size, EBX offset), and at least what CPUID.0xD.0 EBX
+ * says.  Measured: a nested KVM leaves EBX at 576 after XSETBV enables AVX
+ * (832 needed), so EBX alone is not trusted.
+ */
+static uint32_t xsave_size(uint64_t xcr0)
+{
+	uint32_t ebx = cpuid(LEAF_XSTATE, 0).ebx, size = FXSAVE_SIZE + XSAVE_HEADER_SIZE;
+	unsigned i;
+
+	for (i = 2; i < 64; i++) {
+		struct cpuid_regs r;
+
+		if (!(xcr0 & BIT(i)))
+			continue;
+		r = cpuid(LEAF_XSTATE, i);
+		if (r.ebx + r.eax > size)
+			size = r.ebx + r.eax;
+	}
+	if (ebx != size)
+		kprintf("fpu: CPUID.0xD.0 EBX says %u bytes for XCR0 %lx, its components end "
+			"at %u\n", ebx, xcr0, size);
+	return ebx > size ? ebx : size;
+}
+
 static void xsave_setup(void)
 {
 	struct cpuid_regs r;
@@ -108,9 +135,7 @@ static void xsave_setup(void)
 	}
 	fpu.xsave = true;
 	fpu.xcr0 = x;
-	fpu.size = cpuid(LEAF_XSTATE, 0).ebx;
-	if (fpu.size < FXSAVE_SIZE + XSAVE_HEADER_SIZE)
-		panic("fpu: CPUID.0xD.0 EBX says %u bytes for XCR0 %lx", fpu.size, x);
+	fpu.size = xsave_size(x);
 }
 
 static unsigned image_order(void)
