@@ -80,6 +80,8 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(202, futex)
 	SC(203, sched_setaffinity)
 	SC(204, sched_getaffinity)
+	SC(205, enosys)         /* set_thread_area: the 64-bit ABI has none (32-bit TLS) */
+	SC(211, enosys)         /* get_thread_area: likewise */
 	SC(217, getdents64)
 	SC(218, set_tid_address)
 	SC(219, restart_syscall)
