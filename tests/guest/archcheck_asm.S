@@ -1,21 +1,21 @@
 /*
- * ac_compat_run: run 32-bit code in an LDT code segment and come back
- * through a signal.
+ * ac_compat_run: run 32-bit code in an LDT code segment, entered and left
+ * through sigreturn (the kernel's IRET), as Linux's own sigreturn selftest
+ * does.  No far return in user mode: QEMU TCG before 8.x pops LRETQ's stack
+ * with supervisor accesses, which SMAP refuses.
  *
  * Register contract (C: void ac_compat_run(void)):
- *   in:   ac_compat_cs (u16): a 32-bit LDT code selector with base 0;
- *         ac_compat_stack (u64): a stack top below 4 GiB (compat-mode pushes
- *         use ESP); ac_fresh32 (u32): a never-touched page below 4 GiB
- *   does: saves RSP in ac_compat_saved_rsp, switches to ac_compat_stack and
- *         far-returns (LRETQ) into ac_compat_code, 32-bit code that loads from
- *         the fresh page (a page fault the kernel resolves: IRET back into
- *         compat mode), puts %cs in EDX and runs INT3.  The SIGTRAP handler
- *         (C) puts CS back to 64-bit, RIP to ac_compat_back and RSP to
- *         ac_compat_saved_rsp.
+ *   in:   ac_tid (int): our tid
+ *   does: saves RSP in ac_compat_saved_rsp, loads DS with SS (compat mode
+ *         segments its data accesses through DS), and sends itself SIGUSR1
+ *         (tkill).  The SIGUSR1 handler (C) sigreturns into ac_compat_code
+ *         with CS = the 32-bit LDT selector, RSP below 4 GiB and EBX = a
+ *         never-touched page below 4 GiB.  That code loads from the page (a
+ *         page fault the kernel resolves: IRET back into compat mode), puts
+ *         %cs in EDX and runs INT3; the SIGTRAP handler (C) sigreturns to
+ *         ac_compat_back with CS 64-bit and RSP = ac_compat_saved_rsp.
  *   keeps: RBX RBP R12-R15 (pushed before, popped at ac_compat_back).
  *   clobbers: RAX RCX RDX RSI RDI R8-R11; DS is the null selector again after.
- *   (DS = SS while in compat mode, where data accesses go through DS.)
- * ac_compat_code must lie below 4 GiB (this binary is not PIE: 0x400000).
  */
 	.text
 	.globl	ac_compat_run, ac_compat_back, ac_compat_code, ac_compat_after_int3
@@ -28,16 +28,13 @@ ac_compat_run:
 	pushq	%r14
 	pushq	%r15
 	movq	%rsp, ac_compat_saved_rsp(%rip)
-	movl	ac_fresh32(%rip), %ebx
-	movq	ac_compat_stack(%rip), %rsp
-	/* Compat mode segments its data accesses: DS must be a data selector (our SS). */
 	movl	%ss, %eax
 	movl	%eax, %ds
-	movzwl	ac_compat_cs(%rip), %eax
-	pushq	%rax
-	leaq	ac_compat_code(%rip), %rax
-	pushq	%rax
-	lretq
+	movl	$200, %eax		/* SYS_tkill */
+	movl	ac_tid(%rip), %edi
+	movl	$10, %esi		/* SIGUSR1 */
+	syscall
+	ud2				/* the handler did not send us to compat mode */
 ac_compat_back:
 	xorl	%eax, %eax
 	movl	%eax, %ds

@@ -1,16 +1,17 @@
 /*
  * archcheck ldt: modify_ldt as Linux has it, and LDT selectors in use.
  *   - write entry 0 (func 1, the old mode: Linux clears "useable") as a
- *     32-bit data segment over a buffer below 4 GiB (our .bss), and entry 1 (func 0x11)
- *     as a 32-bit code segment with base 0, asking for lm=1 (Linux never sets
- *     L in an LDT descriptor); read back (func 0) gives Linux's encoding;
+ *     32-bit data segment over a buffer below 4 GiB (our .bss), and entry 1
+ *     (func 0x11) as a 32-bit code segment with base 0, asking for lm=1 (Linux
+ *     never sets L in an LDT descriptor); read back (func 0) gives Linux's encoding;
  *     bad arguments are EINVAL, returned as Linux does: a 32-bit int;
  *   - %gs = the data selector reads the buffer through the segment base, and
  *     keeps doing so after a system call, sched_yield, a page fault and a
  *     signal handler;
- *   - CS = the code selector: 32-bit code runs there, takes a page fault the
- *     kernel resolves (the return must be an IRET to that CS), and its INT3's
- *     SIGTRAP frame shows that CS; the handler's sigreturn goes back to 64-bit.
+ *   - CS = the code selector, entered by sigreturn: 32-bit code runs there,
+ *     takes a page fault the kernel resolves (the return must be an IRET to
+ *     that CS), and its INT3's SIGTRAP frame shows that CS; the handler's
+ *     sigreturn goes back to 64-bit.
  *     In a forked child, so that a kernel which mishandles it kills only that.
  */
 #include <errno.h>
@@ -120,24 +121,40 @@ static void data_in_gs(uint32_t *buf)
 	munmap(fresh, 4096);
 }
 
-uint16_t ac_compat_cs;
-uint64_t ac_compat_stack, ac_compat_saved_rsp;
-uint32_t ac_fresh32;
+int ac_tid;
+uint64_t ac_compat_saved_rsp;
 void ac_compat_run(void);
 extern const char ac_compat_back[], ac_compat_code[], ac_compat_after_int3[];
 
+static uint16_t user_cs, compat_cs;
 static volatile struct {
 	int count, code;
 	uint64_t rip, rdx, rax;
 	uint16_t cs;
 } trap;
-static uint16_t user_cs;
+
+static void set_cs(greg_t *g, uint16_t cs)
+{
+	g[REG_CSGSFS] = (greg_t)(((uint64_t)g[REG_CSGSFS] & ~0xffffull) | cs);
+}
+
+/* SIGUSR1 from ac_compat_run: return into the 32-bit code instead (IRET to the LDT CS). */
+static void enter_compat(int sig, siginfo_t *si, void *ctx)
+{
+	greg_t *g = ((ucontext_t *)ctx)->uc_mcontext.gregs;
+
+	(void)sig;
+	(void)si;
+	set_cs(g, compat_cs);
+	g[REG_RIP] = (greg_t)(uintptr_t)ac_compat_code;
+	g[REG_RSP] = (greg_t)(uintptr_t)(low.compat_stack + sizeof(low.compat_stack));
+	g[REG_RBX] = (greg_t)(uintptr_t)low.fresh;
+}
 
 /* The INT3 in compat mode: note the frame, then back to 64-bit code at ac_compat_back. */
 static void compat_trap(int sig, siginfo_t *si, void *ctx)
 {
-	ucontext_t *uc = ctx;
-	greg_t *g = uc->uc_mcontext.gregs;
+	greg_t *g = ((ucontext_t *)ctx)->uc_mcontext.gregs;
 
 	(void)sig;
 	trap.count++;
@@ -146,44 +163,48 @@ static void compat_trap(int sig, siginfo_t *si, void *ctx)
 	trap.rdx = (uint64_t)g[REG_RDX];
 	trap.rax = (uint64_t)g[REG_RAX];
 	trap.cs = (uint16_t)g[REG_CSGSFS];
-	g[REG_CSGSFS] = (greg_t)(((uint64_t)g[REG_CSGSFS] & ~0xffffull) | user_cs);
+	set_cs(g, user_cs);
 	g[REG_RIP] = (greg_t)(uintptr_t)ac_compat_back;
 	g[REG_RSP] = (greg_t)ac_compat_saved_rsp;
 }
 
+/* Returns the number of failed checks. */
 static int code_in_cs(void)
 {
-	uint8_t *stack = low.compat_stack, *fresh = low.fresh;
-	struct sigaction sa, old;
+	struct sigaction sa, old_trap, old_usr1;
 	uint16_t cs_after;
+	int bad = 0;
 
 	if ((uintptr_t)ac_compat_code >> 32 || ((uintptr_t)&low + sizeof(low)) >> 32) {
 		el_skip("ldt.compat_code", "this binary lies above 4 GiB (PIE?): no 32-bit code");
 		return 0;
 	}
 	__asm__ volatile("movw	%%cs, %0" : "=r"(user_cs));
-	ac_compat_cs = SEL(1);
-	ac_compat_stack = (uintptr_t)stack + 65536;
-	ac_fresh32 = (uint32_t)(uintptr_t)fresh;
+	compat_cs = SEL(1);
+	ac_tid = (int)el_syscall1(SYS_gettid, 0);
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = compat_trap;
 	sa.sa_flags = SA_SIGINFO;
-	sigaction(SIGTRAP, &sa, &old);
+	sa.sa_sigaction = compat_trap;
+	sigaction(SIGTRAP, &sa, &old_trap);
+	sa.sa_sigaction = enter_compat;
+	sigaction(SIGUSR1, &sa, &old_usr1);
 	memset((void *)&trap, 0, sizeof(trap));
 	ac_compat_run();
 	__asm__ volatile("movw	%%cs, %0" : "=r"(cs_after));
-	sigaction(SIGTRAP, &old, NULL);
-	int bad = 0;
-
+	sigaction(SIGTRAP, &old_trap, NULL);
+	sigaction(SIGUSR1, &old_usr1, NULL);
 	bad += !el_expect("ldt.compat_code_ran_and_trapped",
-		  trap.count == 1 && trap.cs == ac_compat_cs && (uint16_t)trap.rdx == ac_compat_cs &&
-			  trap.rip == (uintptr_t)ac_compat_after_int3 && trap.code == 0x80,
-		  "%d traps, frame CS %#x (want %#x), %%cs seen there %#x, RIP %#llx (want %p), "
-		  "si_code %#x",
-		  trap.count, trap.cs, ac_compat_cs, (unsigned)(uint16_t)trap.rdx,
-		  (unsigned long long)trap.rip, (const void *)ac_compat_after_int3, trap.code);
+			  trap.count == 1 && trap.cs == compat_cs &&
+				  (uint16_t)trap.rdx == compat_cs &&
+				  trap.rip == (uintptr_t)ac_compat_after_int3 && trap.code == 0x80,
+			  "%d traps, frame CS %#x (want %#x), %%cs seen there %#x, RIP %#llx (want "
+			  "%p), si_code %#x",
+			  trap.count, trap.cs, compat_cs, (unsigned)(uint16_t)trap.rdx,
+			  (unsigned long long)trap.rip, (const void *)ac_compat_after_int3,
+			  trap.code);
 	bad += !el_expect("ldt.compat_page_fault_returned_to_compat",
-			  trap.count == 1 && (uint32_t)trap.rax == 0, "the load in 32-bit code gave %#llx", (unsigned long long)trap.rax);
+			  trap.count == 1 && (uint32_t)trap.rax == 0,
+			  "the load in 32-bit code gave %#llx", (unsigned long long)trap.rax);
 	bad += !el_expect("ldt.back_to_64_bit_by_sigreturn", cs_after == user_cs, "%%cs %#x",
 			  cs_after);
 	return bad;
