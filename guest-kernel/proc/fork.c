@@ -15,6 +15,7 @@
 #include "proc/sched.h"
 #include "proc/signal.h"
 #include "proc/task_alloc.h"
+#include "proc/timer.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
@@ -134,8 +135,10 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t parent_tid, uint64
 	}
 	if (signal_task_init(c, p, flags) || arch_task_init(c, p))
 		return clone_fail(c, -ENOMEM);
-	if (flags & CLONE_SETTLS)
+	if (flags & CLONE_SETTLS) {
 		c->arch.fsbase = tls;
+		c->arch.fsindex = 0; /* the base is the TLS, not a selector's (Linux) */
+	}
 	tf = task_user_frame(c);
 	*tf = *task_user_frame(p);
 	tf->rax = 0;
@@ -156,6 +159,7 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t parent_tid, uint64
 	task_stack_init_fork(c);
 	pid = c->pid;
 	c->state = TASK_RUNNABLE;
+	timer_kick();
 	if (flags & CLONE_VFORK) {
 		c->vfork_parent = p;
 		while (c->vfork_parent == p)

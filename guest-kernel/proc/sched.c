@@ -162,6 +162,8 @@ unsigned wake_up(const void *chan)
 			n++;
 		}
 	}
+	if (n)
+		timer_kick();
 	return n;
 }
 
@@ -170,6 +172,7 @@ void wake_signal(struct task *t)
 	if (t->state == TASK_BLOCKED) {
 		t->wake_reason = -EINTR;
 		t->state = TASK_RUNNABLE;
+		timer_kick();
 	}
 }
 
@@ -179,6 +182,7 @@ void wake_task(struct task *t)
 	    t->state == TASK_STOPPED) {
 		t->wake_reason = -EINTR;
 		t->state = TASK_RUNNABLE;
+		timer_kick();
 	}
 }
 

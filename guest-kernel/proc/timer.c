@@ -16,6 +16,7 @@ bool timer_region_tick;
 static struct {
 	bool usable;
 	bool armed;
+	bool quantum; /* armed for a quantum (not just a sleeper's deadline) */
 	bool in_region;
 	uint64_t interrupts;
 } tm;
@@ -50,12 +51,56 @@ static unsigned runnable_besides(const struct task *next)
 	return n;
 }
 
-void timer_update(const struct task *next)
+/* The earliest deadline of a sleeper, 0 if none. */
+static uint64_t next_deadline(void)
 {
-	if (runnable_besides(next) && (!tm.in_region || timer_region_tick))
-		arm_ns(SCHED_QUANTUM_NS);
+	uint64_t d = 0;
+	unsigned i;
+
+	for (i = 0; i < TASK_MAX; i++) {
+		const struct task *t = &task_table[i];
+
+		if ((t->state == TASK_BLOCKED || t->state == TASK_BLOCKED_NOINTR) && t->wake_deadline_ns &&
+		    (!d || t->wake_deadline_ns < d))
+			d = t->wake_deadline_ns;
+	}
+	return d;
+}
+
+static bool allowed(void)
+{
+	return !tm.in_region || timer_region_tick;
+}
+
+/* fresh: a new quantum even if one runs (a switch); else keep an armed quantum. */
+static void reprogram(const struct task *running, bool fresh)
+{
+	uint64_t d;
+
+	if (allowed() && runnable_besides(running)) {
+		if (fresh || !tm.armed || !tm.quantum) {
+			arm_ns(SCHED_QUANTUM_NS);
+			tm.quantum = true;
+		}
+		return;
+	}
+	d = allowed() ? next_deadline() : 0;
+	tm.quantum = false;
+	if (d)
+		timer_arm_deadline(d);
 	else
 		stop();
+}
+
+void timer_update(const struct task *next)
+{
+	reprogram(next, true);
+}
+
+void timer_kick(void)
+{
+	if (current)
+		reprogram(current, false);
 }
 
 void timer_arm_deadline(uint64_t deadline_ns)
@@ -66,6 +111,7 @@ void timer_arm_deadline(uint64_t deadline_ns)
 		stop();
 		return;
 	}
+	tm.quantum = false;
 	now = time_monotonic_ns();
 	arm_ns(deadline_ns > now ? deadline_ns - now : 1);
 }
@@ -89,8 +135,7 @@ void timer_interrupt(struct trap_frame *tf)
 	cpu0.nr_interrupts++;
 	apic_eoi();
 	sched_tick(tf);
-	/* Still others to run: the next quantum (schedule() re-arms it on a switch too). */
-	if (current && (current->work & TASK_WORK_RESCHED) == 0 && runnable_besides(current) &&
-	    (!tm.in_region || timer_region_tick))
-		arm_ns(SCHED_QUANTUM_NS);
+	/* Others to run or sleepers to wake: schedule() re-arms on a switch, this covers no switch. */
+	if (current)
+		reprogram(current, true);
 }

@@ -17,6 +17,8 @@ struct task;
 void timer_init(void);
 /* The task about to run is next: arm a quantum if others wait, else stop the timer. */
 void timer_update(const struct task *next);
+/* A task became runnable (wake, clone): arm a quantum for the running one if none is armed. */
+void timer_kick(void);
 /* Idle: wake the CPU at deadline (CLOCK_MONOTONIC ns; 0: no deadline, timer stopped). */
 void timer_arm_deadline(uint64_t deadline_ns);
 /* Region begin/end (sys/region.c): no quantum inside unless region_tick. */
