@@ -21,6 +21,7 @@
 #define MAP_TYPE 0x0fu
 #define MAP_FIXED 0x10u
 #define MAP_ANONYMOUS 0x20u
+#define MAP_32BIT 0x40u /* x86-64: below 2 GiB, for code that keeps 32-bit pointers */
 #define MAP_HUGETLB 0x40000u
 #define MAP_FIXED_NOREPLACE 0x100000u
 #define MADV_DONTNEED 4
@@ -99,7 +100,10 @@ SYSCALL(mmap)
 		addr = ALIGN_DOWN(addr, PAGE_SIZE);
 		if (!addr || addr < MMAP_MIN_ADDR || !user_range_ok(addr, len) ||
 		    !vma_range_free(&mm->vmas, addr, addr + len))
-			addr = mm_find_free(mm, len);
+			addr = (flags & MAP_32BIT)
+				       /* Linux: top-down inside [1 GiB, 2 GiB) */
+				       ? vma_gap_topdown(&mm->vmas, len, 0x40000000ull, 0x80000000ull)
+				       : mm_find_free(mm, len);
 		if (!addr)
 			return -ENOMEM;
 	}

@@ -312,11 +312,15 @@ static long fpregs(struct task *t, uint64_t ubuf, uint64_t len, bool set)
 		len = FXSAVE_BYTES;
 	if (!set)
 		return copy_to_user(ubuf, t->arch.fpu, len);
-	if (copy_from_user(t->arch.fpu, ubuf, len))
-		return -EFAULT;
-	/* MXCSR's reserved bits would make FXRSTOR fault (Linux masks them too). */
-	((uint32_t *)t->arch.fpu)[6] &= 0xffff;
-	return 0;
+	{
+		uint8_t fx[FXSAVE_BYTES];
+
+		memcpy(fx, t->arch.fpu, sizeof(fx));
+		if (copy_from_user(fx, ubuf, len))
+			return -EFAULT;
+		/* MXCSR outside the CPU's mask: EINVAL; x87/SSE marked in use for XRSTOR. */
+		return fpu_set_fxsave(t->arch.fpu, fx) ? -EINVAL : 0;
+	}
 }
 
 struct user_iovec {

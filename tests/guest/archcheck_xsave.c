@@ -91,8 +91,13 @@ void ac_xsave(void)
 		switch_keeps_state();
 		return;
 	}
-	if (!el_expect("xsave.osxsave", c & bit_OSXSAVE,
-		       "CPUID offers XSAVE but OSXSAVE is clear: the kernel did not set CR4.OSXSAVE")) {
+	if (!(c & bit_OSXSAVE)) {
+		/*
+		 * entrylab clears CR4.OSXSAVE when XCR0 does not survive VM exits (nested
+		 * SVM under QEMU TCG) and says so on its console; Linux never does.
+		 */
+		el_skip("xsave.osxsave", "CPUID offers XSAVE but OSXSAVE is clear: the kernel "
+			"chose FXSAVE (see its fpu: console line)");
 		switch_keeps_state();
 		return;
 	}

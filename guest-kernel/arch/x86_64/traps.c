@@ -6,6 +6,7 @@
  * uaccess copy faulted (exception table).
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/ioport.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/traps.h"
 #include "lib/kprintf.h"
@@ -84,6 +85,9 @@ void trap_dispatch(struct trap_frame *tf)
 		trap_handlers[v](tf);
 		return;
 	}
+	/* Linux 6.1 skips CLI/STI at iopl(3) instead of raising SIGSEGV (ioport.c). */
+	if (v == 13 && trap_from_user(tf) && ioport_fixup_cli_sti(tf))
+		return;
 	if (trap_from_user(tf) && user_trap_kill(tf))
 		return;
 	if (!trap_from_user(tf) && extable_fixup(tf))
