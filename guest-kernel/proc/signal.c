@@ -192,14 +192,43 @@ static bool sig_ignored(const struct task *t, int sig)
 	return handler_ignores(&t->sighand->action[sig - 1], sig);
 }
 
+/* The next queued instance of sig becomes the pending one: true if there was one. */
+static bool queue_next(struct sigpending_set *s, int sig)
+{
+	unsigned i;
+
+	for (i = 0; i < s->nq; i++)
+		if (s->q[i].signo == sig) {
+			s->info[sig - 1] = s->q[i];
+			memmove(&s->q[i], &s->q[i + 1], (s->nq - i - 1) * sizeof(s->q[0]));
+			s->nq--;
+			return true;
+		}
+	return false;
+}
+
+/* Drops the queued instances of the signals in mask. */
+static void queue_drop(struct sigpending_set *s, uint64_t mask)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < s->nq; i++)
+		if (!(mask & SIGBIT(s->q[i].signo)))
+			s->q[n++] = s->q[i];
+	s->nq = n;
+}
+
 /* Drops the signals in mask from every pending set of t's process. */
 static void flush_pending(struct task *t, uint64_t mask)
 {
 	struct task *o = 0;
 
 	t->sighand->shared.set &= ~mask;
-	while ((o = group_next(t, o)))
+	queue_drop(&t->sighand->shared, mask);
+	while ((o = group_next(t, o))) {
 		o->sig.pending.set &= ~mask;
+		queue_drop(&o->sig.pending, mask);
+	}
 }
 
 /* A stop signal cancels a pending SIGCONT and the other way round (Linux prepare_signal). */
@@ -248,9 +277,18 @@ int signal_send(struct task *t, int sig, const struct ksiginfo *info, bool group
 	if (sig_ignored(t, sig))
 		return 0;
 	set = group ? &t->sighand->shared : &t->sig.pending;
-	/* One instance per number: a second one while pending merges with the first. */
-	if (set->set & SIGBIT(sig))
+	/*
+	 * A standard signal already pending merges with it; a real-time one
+	 * queues behind it (Linux: up to RLIMIT_SIGPENDING, here SIGQUEUE_EXTRA).
+	 */
+	if (set->set & SIGBIT(sig)) {
+		if (sig < SIGRTMIN_KERNEL || set->nq == SIGQUEUE_EXTRA)
+			return 0;
+		set->q[set->nq] = info ? *info : (struct ksiginfo){.code = SI_KERNEL};
+		set->q[set->nq++].signo = sig;
+		complete_signal(t, sig, group);
 		return 0;
+	}
 	set->set |= SIGBIT(sig);
 	set->info[sig - 1] = info ? *info : (struct ksiginfo){.code = SI_KERNEL};
 	set->info[sig - 1].signo = sig;
@@ -586,8 +624,9 @@ static int dequeue(struct task *t, uint64_t allowed, struct ksiginfo *info)
 		if (m & SIG_SYNCHRONOUS)
 			m &= SIG_SYNCHRONOUS;
 		sig = __builtin_ctzll(m) + 1;
-		sets[i]->set &= ~SIGBIT(sig);
 		*info = sets[i]->info[sig - 1];
+		if (!queue_next(sets[i], sig))
+			sets[i]->set &= ~SIGBIT(sig);
 		return sig;
 	}
 	return 0;
@@ -731,6 +770,7 @@ void signal_task_release(struct task *t)
 	retarget_shared(t, ~0ull);
 	t->sighand = 0;
 	t->sig.pending.set = 0;
+	t->sig.pending.nq = 0;
 	t->work &= ~TASK_WORK_SIGPENDING;
 	sighand_put(sh);
 }

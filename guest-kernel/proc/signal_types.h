@@ -32,9 +32,14 @@ struct ksiginfo {
 	int32_t pad;
 };
 
+#define SIGRTMIN_KERNEL 32   /* real-time signals (32..64) queue; the others merge */
+#define SIGQUEUE_EXTRA 32    /* queued instances beyond the first, per set */
+
 struct sigpending_set {
 	uint64_t set;                  /* bit signo-1 */
-	struct ksiginfo info[NSIG];
+	struct ksiginfo info[NSIG];    /* the oldest pending instance of each */
+	unsigned nq;                   /* later instances of real-time signals, oldest first */
+	struct ksiginfo q[SIGQUEUE_EXTRA];
 };
 
 struct sighand {
