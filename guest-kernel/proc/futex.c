@@ -207,7 +207,8 @@ static long futex_wake_user(uint64_t uaddr, uint32_t n, uint32_t bitset, bool pr
 {
 	struct futex_key k = futex_key_of(current->mm, uaddr, private);
 
-	return wake_key(&k, n, bitset);
+	/* Linux checks the count after each wake: 0 wakes one, as 1 does. */
+	return wake_key(&k, n ? n : 1, bitset);
 }
 
 /* futex(uaddr, op, val, timeout or val2, uaddr2, val3) */
