@@ -5,7 +5,7 @@
 #ifndef EL_CONFIG_H
 #define EL_CONFIG_H
 
-#include "lib/cmdline.h"
+#include "cmdline.h"
 #include "kernel.h"
 
 extern struct el_cmdline kernel_cmdline;

@@ -4,7 +4,7 @@
 #ifndef EL_CPU_SETUP_H
 #define EL_CPU_SETUP_H
 
-#include "lib/cmdline.h"
+#include "cmdline.h"
 #include "kernel.h"
 
 struct cpu_setup_state {

@@ -4,7 +4,7 @@
 #ifndef EL_CRASH_H
 #define EL_CRASH_H
 
-#include "lib/cmdline.h"
+#include "cmdline.h"
 
 /* Does nothing for EL_CRASH_NONE; otherwise does not return. */
 void crash_run(enum el_test_crash how);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../guest-kernel/proc/elf_check.h"
+#include "elf_check.h"
 #include "trace.h"
 #include "trace_elf.h"
 

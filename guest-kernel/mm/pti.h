@@ -18,7 +18,7 @@
 #define EL_MM_PTI_H
 
 #include "kernel.h"
-#include "lib/cmdline.h"
+#include "cmdline.h"
 #include "mm/pti_walk.h"
 
 struct pti_config {

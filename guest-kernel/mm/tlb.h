@@ -7,7 +7,7 @@
 #define EL_MM_TLB_H
 
 #include "kernel.h"
-#include "lib/cmdline.h"
+#include "cmdline.h"
 
 /* Beyond this many pages a range flush becomes a full flush (Linux's ceiling). */
 #define TLB_SINGLE_PAGE_CEILING 33

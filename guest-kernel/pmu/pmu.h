@@ -6,7 +6,7 @@
 #define EL_PMU_H
 
 #include "entrylab/abi.h"
-#include "lib/cmdline.h"
+#include "cmdline.h"
 
 /*
  * Once at boot, after cpu_identify(): discovers and probes the PMU, plans

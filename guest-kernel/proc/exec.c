@@ -12,7 +12,7 @@
 #include "fs/procfs.h"
 #include "lib/kprintf.h"
 #include "lib/string.h"
-#include "proc/elf_check.h"
+#include "elf_check.h"
 #include "proc/exec_stack.h"
 #include "proc/process.h"
 #include "proc/sched.h"

@@ -9,7 +9,7 @@
 #include "arch/x86_64/percpu.h"
 #include "config.h"
 #include "fs/devfs.h"
-#include "lib/cmdline.h"
+#include "cmdline.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
 #include "lib/string.h"

@@ -9,7 +9,7 @@
 #include "arch/x86_64/cpufeature.h"
 #include "arch/x86_64/io.h"
 #include "lib/string.h"
-#include "time/time_math.h"
+#include "time_math.h"
 #include "time/time_priv.h"
 
 #define PIT_HZ 1193182u

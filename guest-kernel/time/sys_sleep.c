@@ -11,7 +11,7 @@
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
 #include "time/time.h"
-#include "time/time_math.h"
+#include "time_math.h"
 #include "time/time_priv.h"
 
 #define TIMER_ABSTIME 1

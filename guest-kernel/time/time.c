@@ -16,7 +16,7 @@
 #include "lib/kprintf.h"
 #include "sys/errno.h"
 #include "time/time.h"
-#include "time/time_math.h"
+#include "time_math.h"
 #include "time/time_priv.h"
 
 #define GUESS_KHZ 1000000u /* when nothing tells the TSC rate: durations are wrong */

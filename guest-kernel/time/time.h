@@ -16,7 +16,7 @@ uint64_t time_realtime_ns(void);
 uint64_t time_tsc_khz(void);
 
 /*
- * The [vvar] pages (time/vvar.h) the clock keeps current: VVAR_PAGES
+ * The [vvar] pages (entrylab/vvar.h) the clock keeps current: VVAR_PAGES
  * physically contiguous pages, page aligned.  The vDSO maps them.
  */
 void *time_vvar_pages(void);

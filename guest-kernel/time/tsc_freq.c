@@ -9,7 +9,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpufeature.h"
 #include "config.h"
-#include "time/time_math.h"
+#include "time_math.h"
 #include "time/time_priv.h"
 
 #define LEAF_HV_TIMING 0x40000010u

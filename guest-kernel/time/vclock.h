@@ -15,8 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "pvclock.h"
-#include "vvar.h"
+#include "entrylab/pvclock.h"
+#include "entrylab/vvar.h"
 
 #define VCLOCK_INLINE static inline __attribute__((always_inline))
 #define VCLOCK_READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))

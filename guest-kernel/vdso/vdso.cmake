@@ -35,7 +35,7 @@ foreach(tsc IN LISTS EL_VDSO_TSC_NAMES)
     set(name vdso-${tsc}-${clamp})
     add_executable(${name} ${EL_VDSO_SRC}/vclock_gettime.c ${EL_VDSO_SRC}/vgetcpu.c
       ${EL_VDSO_SRC}/vsysret.c)
-    target_include_directories(${name} PRIVATE ${ENTRYLAB_INCLUDE} ${CMAKE_CURRENT_SOURCE_DIR})
+    target_include_directories(${name} PRIVATE ${ENTRYLAB_INCLUDE} ${ENTRYLAB_COMMON} ${CMAKE_CURRENT_SOURCE_DIR})
     target_compile_definitions(${name} PRIVATE VDSO_TSC=${tsc_index} VDSO_CLAMP=${clamp_index})
     target_compile_options(${name} PRIVATE ${EL_VDSO_CFLAGS})
     target_link_options(${name} PRIVATE ${EL_VDSO_LDFLAGS})
@@ -71,7 +71,7 @@ target_sources(entrylab-kernel PRIVATE
   time/sys_clock.c
   time/sys_sleep.c
   time/time.c
-  time/time_math.c
+  ${EL_COMMON}/time_math.c
   time/tsc_freq.c
   vdso/sys_getcpu.c
   vdso/vdso_image.c

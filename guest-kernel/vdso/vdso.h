@@ -15,7 +15,7 @@ void vdso_init(void);
  * address space exists).  Returns the vDSO base for AT_SYSINFO_EHDR, or 0
  * when vdso=off.  Also starts the process's CPU-time clocks
  * (time_process_start()).  [vdso] goes where usermap_special() chooses,
- * [vvar] at the fixed VVAR_PAGES pages right below it (time/vvar.h).
+ * [vvar] at the fixed VVAR_PAGES pages right below it (entrylab/vvar.h).
  */
 uint64_t vdso_map_process(void);
 

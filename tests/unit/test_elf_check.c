@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "guest-kernel/proc/elf_check.h"
+#include "elf_check.h"
 
 #define PT_LOAD 1
 #define PT_INTERP 3

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../guest-kernel/time/time_math.h"
+#include "time_math.h"
 #include "../../guest-kernel/time/vclock.h"
 
 #define GHZ_MULT (1ull << 32) /* 1 tick per ns */

@@ -6,7 +6,7 @@
 #define EL_ENTRY_CONFIG_H
 
 #include "kernel.h"
-#include "lib/cmdline.h"
+#include "cmdline.h"
 
 /*
  * After pti_init() and vdso_init() (the SYSRET trampoline is in the vDSO),

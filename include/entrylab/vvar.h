@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "pvclock.h"
+#include "entrylab/pvclock.h"
 
 #define VVAR_PAGE_SIZE 4096
 #define VVAR_PAGES 2

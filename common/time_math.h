@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "vvar.h"
+#include "entrylab/vvar.h"
 
 /* Frequencies the clock code accepts: 1 kHz .. 1 THz. */
 #define TSC_KHZ_MAX 1000000000ull
