@@ -12,7 +12,6 @@
 
 #define EL_HOST_MAX_PARAMS 16
 
-struct json_object;
 
 /* One KVM module parameter, e.g. {"kvm_amd.npt", "1"}. */
 struct el_host_param {
@@ -55,7 +54,5 @@ const char *host_pmu_kind(const struct el_cpuid *supported);
 /* Family/model/stepping from CPUID.01H:EAX, extended fields included.  Pure. */
 void host_decode_signature(uint32_t eax, unsigned *family, unsigned *model, unsigned *stepping);
 
-/* The record's "host" object with everything above (caller puts it). */
-struct json_object *host_info_json(const struct el_host_info *hi);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host_io.h"
 #include "hostout.h"
 
 #define HOSTOUT_FDS 3 /* 0: unused, 1: stdout, 2: stderr; others go straight to write(2) */
@@ -60,27 +61,14 @@ const char *hostout_backend(void)
 	return buf;
 }
 
-static void write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return; /* reader gone: the record keeps what matters */
-		buf += n;
-		len -= (size_t)n;
-	}
-}
-
 static void submit(int fd)
 {
 	struct hostout_stream *s = &streams[fd];
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
 
 	if (!sqe) { /* cannot happen with one write per fd in flight; stay correct anyway */
-		write_all(fd, s->inflight + s->inflight_done, s->inflight_len - s->inflight_done);
+		/* a reader that went away only loses the output */
+		(void)io_write_all(fd, s->inflight + s->inflight_done, s->inflight_len - s->inflight_done);
 		s->inflight_done = s->inflight_len;
 		return;
 	}
@@ -159,7 +147,7 @@ void hostout_write(int fd, const void *buf, size_t len)
 	if (!ready)
 		hostout_init(false);
 	if (!use_uring || fd <= 0 || fd >= HOSTOUT_FDS) {
-		write_all(fd, buf, len);
+		(void)io_write_all(fd, buf, len);
 		return;
 	}
 	s = &streams[fd];
@@ -174,7 +162,7 @@ void hostout_write(int fd, const void *buf, size_t len)
 			cap *= 2;
 		p = realloc(s->queued, cap);
 		if (!p) {
-			write_all(fd, buf, len); /* no memory: slow but in order after a flush */
+			(void)io_write_all(fd, buf, len); /* no memory: slow but in order after a flush */
 			return;
 		}
 		s->queued = p;

@@ -2,11 +2,10 @@
  * Packing a program for the guest: the initrd around it, the checks a
  * user-supplied binary must pass before anything boots, and its arguments.
  */
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "host_elf.h"
 #include "initrd.h"
 
 int initrd_build(struct el_cpio *c, const unsigned char *image, size_t len)
@@ -24,21 +23,13 @@ int exec_check(const unsigned char *image, size_t len, char *err, size_t errlen)
 	GElf_Ehdr eh;
 	Elf *e;
 	size_t nph, i, loads = 0;
+	char why[256];
 	int rc = -1;
 
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		snprintf(err, errlen, "libelf is unusable: %s", elf_errmsg(-1));
-		return -1;
-	}
-	e = elf_memory((char *)image, len);
-	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
-		snprintf(err, errlen, "not an ELF file; give a static x86-64 Linux executable "
-				      "(musl-gcc -static)");
-		goto out;
-	}
-	if (gelf_getclass(e) != ELFCLASS64 || eh.e_machine != EM_X86_64) {
-		snprintf(err, errlen, "not a 64-bit x86-64 ELF (class %d, machine %d); build it "
-				      "for x86-64", gelf_getclass(e), eh.e_machine);
+	e = host_elf_open(image, len, why, sizeof(why));
+	if (!e || !gelf_getehdr(e, &eh)) {
+		snprintf(err, errlen, "%s; give a static x86-64 Linux executable (musl-gcc -static)",
+			e ? "truncated ELF header" : why);
 		goto out;
 	}
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {

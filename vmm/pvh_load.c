@@ -3,35 +3,24 @@
  * decides what entrylab accepts.  The image is untrusted input: every
  * offset and size is checked before anything is copied.
  */
-#include <gelf.h>
 #include <inttypes.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "entrylab/pvh.h"
+#include "host_elf.h"
 #include "pvh_load.h"
 #include "pvh_start.h"
 
 #define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 
-static int elf_header_check(Elf *elf, size_t len, char *err, size_t errlen)
+/* The loader's own demand on top of host_elf_open()'s: a static, non-PIE executable. */
+static int elf_header_check(Elf *elf, char *err, size_t errlen)
 {
-	const char *ident;
 	GElf_Ehdr eh;
 
-	if (elf_kind(elf) != ELF_K_ELF)
-		return ERR("not an ELF file (%zu bytes, no \\177ELF magic)", len);
-	ident = elf_getident(elf, NULL);
-	if (!ident || !gelf_getehdr(elf, &eh))
-		return ERR("truncated ELF header (%zu bytes): %s", len, elf_errmsg(-1));
-	if (ident[EI_CLASS] != ELFCLASS64)
-		return ERR("ELF class %d is not ELFCLASS64: the kernel must be a 64-bit ELF",
-			   ident[EI_CLASS]);
-	if (ident[EI_DATA] != ELFDATA2LSB)
-		return ERR("ELF data encoding %d is not little-endian", ident[EI_DATA]);
-	if (eh.e_machine != EM_X86_64)
-		return ERR("ELF machine %u is not EM_X86_64 (%u)", eh.e_machine, EM_X86_64);
+	if (!gelf_getehdr(elf, &eh))
+		return ERR("truncated ELF header: %s", elf_errmsg(-1));
 	if (eh.e_type != ET_EXEC)
 		return ERR("ELF type %u is not ET_EXEC (%u): link the kernel as a static, "
 			   "non-PIE executable",
@@ -177,13 +166,10 @@ int pvh_parse(const void *image, size_t len, const struct el_mem *mem, struct pv
 	int ret;
 
 	memset(img, 0, sizeof(*img));
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return ERR("libelf is too old: %s", elf_errmsg(-1));
-	/* libelf only reads a native-endian image in place; it never writes to it. */
-	elf = elf_memory((char *)(uintptr_t)image, len);
+	elf = host_elf_open(image, len, err, errlen);
 	if (!elf)
-		return ERR("truncated or corrupt ELF image (%zu bytes): %s", len, elf_errmsg(-1));
-	ret = elf_header_check(elf, len, err, errlen);
+		return -1;
+	ret = elf_header_check(elf, err, errlen);
 	if (!ret)
 		ret = segments_collect(elf, len, mem, img, err, errlen);
 	if (!ret)

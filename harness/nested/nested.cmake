@@ -99,5 +99,3 @@ add_custom_command(
   VERBATIM)
 add_custom_target(nested_initramfs ALL
   DEPENDS ${EL_NESTED_DIR}/base.cpio ${EL_NESTED_DIR}/kernel)
-set_property(SOURCE ${CMAKE_SOURCE_DIR}/vmm/nested.c APPEND PROPERTY
-  COMPILE_DEFINITIONS EL_NESTED_DIR="${EL_NESTED_DIR}")

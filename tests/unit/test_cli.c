@@ -4,38 +4,39 @@
 #include <criterion/criterion.h>
 
 #include "cli.h"
+#include "parse_num.h"
 #include "status.h"
 
 Test(cli, sizes)
 {
 	uint64_t v;
 
-	cr_assert_eq(cli_parse_size("256M", &v), 0);
+	cr_assert_eq(el_parse_size("256M", &v), 0);
 	cr_expect_eq(v, 256ull << 20);
-	cr_assert_eq(cli_parse_size("1G", &v), 0);
+	cr_assert_eq(el_parse_size("1G", &v), 0);
 	cr_expect_eq(v, 1ull << 30);
-	cr_assert_eq(cli_parse_size("2GiB", &v), 0);
+	cr_assert_eq(el_parse_size("2GiB", &v), 0);
 	cr_expect_eq(v, 2ull << 30);
-	cr_assert_eq(cli_parse_size("4096", &v), 0);
+	cr_assert_eq(el_parse_size("4096", &v), 0);
 	cr_expect_eq(v, 4096);
-	cr_expect_eq(cli_parse_size("12Q", &v), -1);
-	cr_expect_eq(cli_parse_size("", &v), -1);
-	cr_expect_eq(cli_parse_size("-1M", &v), -1);
-	cr_expect_eq(cli_parse_size("M", &v), -1);
-	cr_expect_eq(cli_parse_size("99999999999999999999", &v), -1);
-	cr_expect_eq(cli_parse_size("17179869184G", &v), -1, "overflow must be refused");
+	cr_expect_eq(el_parse_size("12Q", &v), -1);
+	cr_expect_eq(el_parse_size("", &v), -1);
+	cr_expect_eq(el_parse_size("-1M", &v), -1);
+	cr_expect_eq(el_parse_size("M", &v), -1);
+	cr_expect_eq(el_parse_size("99999999999999999999", &v), -1);
+	cr_expect_eq(el_parse_size("17179869184G", &v), -1, "overflow must be refused");
 }
 
 Test(cli, integers)
 {
 	uint64_t v;
 
-	cr_expect_eq(cli_parse_u64("10", 1, 100, &v), 0);
+	cr_expect_eq(el_parse_u64("10", 1, 100, &v), 0);
 	cr_expect_eq(v, 10);
-	cr_expect_eq(cli_parse_u64("0", 1, 100, &v), -1);
-	cr_expect_eq(cli_parse_u64("101", 1, 100, &v), -1);
-	cr_expect_eq(cli_parse_u64("1x", 1, 100, &v), -1);
-	cr_expect_eq(cli_parse_u64(" 1", 1, 100, &v), -1);
+	cr_expect_eq(el_parse_u64("0", 1, 100, &v), -1);
+	cr_expect_eq(el_parse_u64("101", 1, 100, &v), -1);
+	cr_expect_eq(el_parse_u64("1x", 1, 100, &v), -1);
+	cr_expect_eq(el_parse_u64(" 1", 1, 100, &v), -1);
 }
 
 static int parse(struct el_cli_run *cli, const char *const *args)
@@ -57,13 +58,13 @@ Test(cli, run_options)
 				  "3", "--timeout", "7.5", "--pin", "1", "-o", "x.jsonl", NULL};
 
 	cr_assert_eq(parse(&cli, ok), 0);
-	cr_expect_str_eq(cli.cpu_spec, "host,-pge");
+	cr_expect_str_eq(cli.req.cpu_spec, "host,-pge");
 	cr_expect_eq(cli.spec.mem_bytes, 512ull << 20);
-	cr_expect_eq(cli.repeat, 3);
+	cr_expect_eq(cli.req.repeat, 3);
 	cr_expect_eq(cli.spec.timeout_s, 7.5);
 	cr_expect_eq(cli.spec.pin_cpu, 1);
 	cr_expect_str_eq(cli.spec.append, "pti=on nopcid");
-	cr_expect_eq(cli.bench, NULL);
+	cr_expect_eq(cli.req.bench, NULL);
 }
 
 Test(cli, bench_args_pass_through)
@@ -72,10 +73,10 @@ Test(cli, bench_args_pass_through)
 	const char *const args[] = {"-n", "100", "lseek", "-x", "--foo", NULL};
 
 	cr_assert_eq(parse(&cli, args), 0);
-	cr_expect_str_eq(cli.bench, "lseek");
-	cr_assert_eq(cli.nargs, 2);
-	cr_expect_str_eq(cli.args[0], "-x");
-	cr_expect_eq(cli.iterations, 100);
+	cr_expect_str_eq(cli.req.bench, "lseek");
+	cr_assert_eq(cli.req.nargs, 2);
+	cr_expect_str_eq(cli.req.args[0], "-x");
+	cr_expect_eq(cli.req.iterations, 100);
 }
 
 Test(cli, bad_options)
@@ -102,15 +103,15 @@ Test(cli, exec_args_belong_to_the_program)
 	const char *const args[] = {"-v", "--exec", "./prog", "--vsyscall=native", "-n", "3", NULL};
 
 	cr_assert_eq(parse(&cli, args), 0);
-	cr_expect_str_eq(cli.exec, "./prog");
-	cr_expect_eq(cli.iterations, 0, "-n after --exec FILE is the program's");
-	cr_assert_eq(cli.nargs, 3);
-	cr_expect_str_eq(cli.args[0], "--vsyscall=native");
+	cr_expect_str_eq(cli.req.exec, "./prog");
+	cr_expect_eq(cli.req.iterations, 0, "-n after --exec FILE is the program's");
+	cr_assert_eq(cli.req.nargs, 3);
+	cr_expect_str_eq(cli.req.args[0], "--vsyscall=native");
 }
 
 Test(cli, vmm_knobs_are_not_the_users)
 {
-	cr_expect_eq(cli_check_append("el.tsc_khz=1"), 1);
-	cr_expect_eq(cli_check_append("pti=on el.events=0x3c"), 1);
-	cr_expect_eq(cli_check_append("pti=on"), 0);
+	cr_expect_eq(request_check_append("el.tsc_khz=1"), 1);
+	cr_expect_eq(request_check_append("pti=on el.events=0x3c"), 1);
+	cr_expect_eq(request_check_append("pti=on"), 0);
 }

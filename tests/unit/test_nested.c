@@ -71,30 +71,6 @@ Test(nested, argv_survives_the_vm_shell)
 	rmdir(dir);
 }
 
-Test(nested, args_scan)
-{
-	char *a1[] = { "entrylab", "run", "-v", "--timeout", "30", "-r", "5", "lseek" };
-	char *a2[] = { "entrylab", "run", "--timeout=2.5", "--repeat=3" };
-	char *a3[] = { "entrylab", "run", "-r7", "--timeout", "bogus" };
-	char *a4[] = { "entrylab", "run", "--timeout" };
-	struct nested_args a;
-
-	nested_args_scan(8, a1, &a);
-	cr_expect(a.verbose);
-	cr_expect_float_eq(a.timeout_s, 30.0, 1e-9);
-	cr_expect_eq(a.repeat, 5);
-	nested_args_scan(4, a2, &a);
-	cr_expect(!a.verbose);
-	cr_expect_float_eq(a.timeout_s, 2.5, 1e-9);
-	cr_expect_eq(a.repeat, 3);
-	nested_args_scan(5, a3, &a);
-	cr_expect_eq(a.repeat, 7);
-	cr_expect_float_eq(a.timeout_s, 0.0, 1e-9);
-	nested_args_scan(3, a4, &a);
-	cr_expect_eq(a.repeat, 1);
-	cr_expect_float_eq(a.timeout_s, 0.0, 1e-9);
-}
-
 Test(nested, path_join)
 {
 	const char *cases[][3] = {

@@ -11,7 +11,8 @@
 #include "record.h"
 #include "status.h"
 
-static struct el_cli_run cli = {.cpu_spec = "host,-pge", .append = "pti=on", .repeat = 1};
+static struct el_run_request req = {.cpu_spec = "host,-pge", .append = "pti=on", .repeat = 1};
+static struct el_run_spec spec;
 static struct el_host_info host = {.cpu_model = "Test CPU", .vendor = "AuthenticAMD",
 				   .kernel = "6.1", .kvm = "native", .kvm_module = "kvm_amd",
 				   .pmu = "none"};
@@ -38,7 +39,7 @@ Test(record, boot_ok)
 	res.boot.config[EL_CFG_PTI] = EL_OFF;
 	res.boot.requested[EL_CFG_PTI] = EL_ON;
 	res.boot.config[EL_CFG_PCID] = EL_CONFIG_UNAVAILABLE;
-	rec = record_build(&cli, &host, &res);
+	rec = record_build(&req, &spec, &host, &res);
 	cr_expect_str_eq(json_object_get_string(field(rec, "schema", NULL)), EL_RECORD_SCHEMA);
 	cr_expect_str_eq(json_object_get_string(field(rec, "status", NULL)), "ok");
 	cr_expect_str_eq(json_object_get_string(field(rec, "guest", "cr4")), "0x20");
@@ -80,7 +81,7 @@ Test(record, failures_map_to_codes)
 		res.exit_status = 7; /* must not leak into a failed run */
 		cr_expect_str_eq(record_status(&res), cases[i].name);
 		cr_expect_eq(record_exit_code(&res), cases[i].code);
-		rec = record_build(&cli, &host, &res);
+		rec = record_build(&req, &spec, &host, &res);
 		cr_expect(json_object_get_type(field(rec, "guest", "exit_status")) == json_type_null);
 		json_object_put(rec);
 	}

@@ -24,13 +24,13 @@ static void setup(void)
 
 	memset(&cli, 0, sizeof(cli));
 	memset(&res, 0, sizeof(res));
-	cr_assert_eq(events_parse("cycles,instructions:k,branches", &cli.ev, err, sizeof(err)),
+	cr_assert_eq(events_parse("cycles,instructions:k,branches", &cli.req.ev, err, sizeof(err)),
 		     0);
 	cli.spec.nr_events = 3;
 	cli.spec.events[0] = EL_EVENT_NONE;
 	cli.spec.events[1] = 0x00c0 | EL_EVSEL_OS;
 	cli.spec.events[2] = 0x00c4 | UK;
-	cli.iterations = 100;
+	cli.req.iterations = 100;
 	cli.csv_sep = ",";
 	res.status = EL_RUN_OK;
 	res.have_boot = res.have_run = true;
@@ -58,7 +58,7 @@ static struct json_object *entry(struct json_object *o, const char *name, const 
 
 Test(record_counters, honest_values_in_request_order)
 {
-	struct json_object *o = record_counters_json(&cli, &res);
+	struct json_object *o = record_counters_json(&cli.req, &cli.spec, &res);
 	const char *want[] = {"cycles", "instructions:k", "branches"};
 	unsigned i = 0;
 
@@ -88,12 +88,12 @@ Test(record_counters, a_report_for_other_events_is_not_believed)
 	struct el_counter_result cr;
 
 	res.run.counters[1].config = 0x003c | EL_EVSEL_OS;
-	record_counter(&cli, &res, 1, &cr);
+	record_counter(&cli.req, &cli.spec, &res, 1, &cr);
 	cr_expect_eq(cr.status, EL_COUNTER_NOT_COUNTED);
 	cr_expect_not(cr.have_value);
 	res.run.counters[1].config = cli.spec.events[1];
 	res.run.nr_counters = 2;
-	record_counter(&cli, &res, 1, &cr);
+	record_counter(&cli.req, &cli.spec, &res, 1, &cr);
 	cr_expect_not(cr.have_value, "nr_counters differs from the request");
 }
 
@@ -102,9 +102,9 @@ Test(record_counters, no_report_no_numbers)
 	struct el_counter_result cr;
 
 	res.have_run = res.have_boot = false;
-	record_counter(&cli, &res, 0, &cr);
+	record_counter(&cli.req, &cli.spec, &res, 0, &cr);
 	cr_expect_eq(cr.status, EL_COUNTER_NOT_SUPPORTED, "no encoding: known without the guest");
-	record_counter(&cli, &res, 1, &cr);
+	record_counter(&cli.req, &cli.spec, &res, 1, &cr);
 	cr_expect_eq(cr.status, EL_COUNTER_NOT_COUNTED);
 	cr_expect_not(cr.have_value || cr.have_markers || cr.have_per_iter);
 }
@@ -114,7 +114,7 @@ Test(record_counters, markers_larger_than_the_count_are_not_subtracted)
 	struct el_counter_result cr;
 
 	res.run.markers[1].value = 20000;
-	record_counter(&cli, &res, 1, &cr);
+	record_counter(&cli.req, &cli.spec, &res, 1, &cr);
 	cr_expect_float_eq(cr.per_iter, 123.45, 1e-9);
 }
 

@@ -11,6 +11,7 @@
 
 #include "bench.h"
 #include "blobs.h"
+#include "host_elf.h"
 #include "trace.h"
 
 #define KERNEL entrylab_kernel, (size_t)(entrylab_kernel_end - entrylab_kernel)

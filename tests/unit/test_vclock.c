@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "time_math.h"
-#include "../../guest-kernel/time/vclock.h"
+#include "guest-kernel/time/vclock.h"
 
 #define GHZ_MULT (1ull << 32) /* 1 tick per ns */
 

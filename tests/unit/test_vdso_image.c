@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "../../guest-kernel/time/vclock.h"
+#include "guest-kernel/time/vclock.h"
 
 #define PAGE 4096ul
 

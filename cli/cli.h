@@ -1,0 +1,72 @@
+/*
+ * Command-line front end: the options of `entrylab run` (and of the
+ * subcommands that share them), parsed and validated before anything boots.
+ * The options become a run request (record/request.h) plus what only the
+ * terminal cares about (output file and format, nested mode).
+ */
+#ifndef EL_CLI_H
+#define EL_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nested.h"
+#include "program.h"
+#include "request.h"
+#include "run.h"
+#include "trace.h"
+
+
+struct el_cli_run {
+	struct el_run_request req; /* what to run */
+	struct el_run_spec spec;   /* req finished (request_finish) and its programs */
+	struct el_programs prog;   /* the programs to boot, owned here (cli_free) */
+	const char *output;        /* --output, NULL = under results/ */
+	const char *csv_sep;       /* -x SEP, NULL = table */
+	bool json;                 /* --json */
+	enum el_nested_mode nested;
+};
+
+struct el_cli_trace {
+	struct el_cli_run run;     /* the options trace shares with run, and the program */
+	struct el_trace_opts opts; /* --listing, --qemu, --top */
+};
+
+/* Options both `run` and `trace` take (getopt values beyond single letters). */
+enum {
+	EL_OPT_JSON = 256,
+	EL_OPT_TIMEOUT,
+	EL_OPT_KERNEL,
+	EL_OPT_EXEC,
+	EL_OPT_PRIVATE = 300, /* a command's own options start here */
+};
+
+/* The getopt_long rows of the shared options (cli_parse_shared takes them). */
+#define EL_CLI_SHARED_OPTIONS                                                            \
+	{"cpu", required_argument, 0, 'c'}, {"append", required_argument, 0, 'a'},        \
+	{"iterations", required_argument, 0, 'n'}, {"memory", required_argument, 0, 'm'}, \
+	{"output", required_argument, 0, 'o'},                                          \
+	{"field-separator", required_argument, 0, 'x'},                                 \
+	{"json", no_argument, 0, EL_OPT_JSON}, {"timeout", required_argument, 0, EL_OPT_TIMEOUT}, \
+	{"verbose", no_argument, 0, 'v'}, {"kernel", required_argument, 0, EL_OPT_KERNEL}, \
+	{"exec", required_argument, 0, EL_OPT_EXEC}, {"help", no_argument, 0, 'h'}
+
+/* "entrylab CMD: <problem>; <fix>" on stderr; returns EL_EXIT_USAGE. */
+int cli_bad(const char *cmd, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A shared option: 0 taken, EL_EXIT_USAGE bad value (printed), -1 not a shared option. */
+int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_run *cli);
+/* After parsing: cross-option checks, the request finished into the spec. 0 or EL_EXIT_*. */
+int cli_finish(const char *cmd, struct el_cli_run *cli);
+/* The request's programs prepared (read, checked, packed); 0 or EL_EXIT_* after printing why. */
+int cli_prepare(const char *cmd, struct el_cli_run *cli);
+/* Releases the programs (after any of the above, whatever they returned). */
+void cli_free(struct el_cli_run *cli);
+
+/* Parses `run` options; 0, or an EL_EXIT_* code after printing why. */
+int cli_run_parse(int argc, char **argv, struct el_cli_run *cli);
+/* Parses `trace` options; 0, or an EL_EXIT_* code after printing why. */
+int cli_trace_parse(int argc, char **argv, struct el_cli_trace *t);
+
+#endif

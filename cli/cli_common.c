@@ -1,0 +1,81 @@
+/*
+ * What `run` and `trace` share on the command line: the options that mean
+ * the same in both, their validation, and the checks once all are parsed.
+ * One place, so a value accepted by one is accepted by the other.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "parse_num.h"
+#include "status.h"
+
+int cli_bad(const char *cmd, const char *fix, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "entrylab %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "; %s\n", fix);
+	return EL_EXIT_USAGE;
+}
+
+int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_run *cli)
+{
+	char *end;
+
+	switch (opt) {
+	case 'c': cli->req.cpu_spec = arg; return 0;
+	case 'a': cli->req.append = arg; return 0;
+	case 'o': cli->output = arg; return 0;
+	case 'x': cli->csv_sep = arg; return 0;
+	case 'v': cli->req.verbose = true; return 0;
+	case EL_OPT_JSON: cli->json = true; return 0;
+	case EL_OPT_KERNEL: cli->req.kernel = arg; return 0;
+	case EL_OPT_EXEC: cli->req.exec = arg; return 0;
+	case 'n':
+		if (el_parse_u64(arg, 1, UINT64_MAX, &cli->req.iterations))
+			return cli_bad(cmd, "give a count such as -n 100000",
+				       "--iterations '%s' is not a positive integer", arg);
+		return 0;
+	case 'm':
+		if (el_parse_size(arg, &cli->req.mem_bytes) || cli->req.mem_bytes < EL_MIN_MEMORY ||
+		    cli->req.mem_bytes > EL_MAX_MEMORY)
+			return cli_bad(cmd, "give e.g. -m 256M or -m 1G",
+				       "--memory '%s' is not a size between 16M and 64G", arg);
+		return 0;
+	case EL_OPT_TIMEOUT:
+		cli->req.timeout_s = strtod(arg, &end);
+		if (*arg == '\0' || *end || !(cli->req.timeout_s > 0) || cli->req.timeout_s > 86400)
+			return cli_bad(cmd, "give e.g. --timeout 30",
+				       "--timeout '%s' is not a number of seconds in (0, 86400]", arg);
+		return 0;
+	}
+	return -1;
+}
+
+int cli_finish(const char *cmd, struct el_cli_run *cli)
+{
+	int rc;
+
+	if (cli->json && cli->csv_sep)
+		return cli_bad(cmd, "choose one output format", "%s", "--json and -x both given");
+	if ((rc = request_finish(cmd, &cli->req, &cli->spec)))
+		return rc;
+	cli->spec.program_output_to_stderr = cli->json || cli->csv_sep;
+	return 0;
+}
+
+int cli_prepare(const char *cmd, struct el_cli_run *cli)
+{
+	return request_programs(cmd, &cli->req, &cli->prog, &cli->spec);
+}
+
+void cli_free(struct el_cli_run *cli)
+{
+	programs_free(&cli->prog);
+}

@@ -1,0 +1,112 @@
+/*
+ * `entrylab run` options (DESIGN.md, "Command line"): parsed and validated
+ * completely before anything boots, so a typo costs no VM.
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "parse_num.h"
+#include "status.h"
+
+enum {
+	OPT_PIN = EL_OPT_PRIVATE,
+	OPT_NESTED,
+	OPT_NO_NESTED,
+	OPT_STRICT,
+};
+
+static const struct option run_options[] = {
+	EL_CLI_SHARED_OPTIONS,
+	{"events", required_argument, 0, 'e'},
+	{"repeat", required_argument, 0, 'r'},
+	{"pin", required_argument, 0, OPT_PIN},
+	{"nested", no_argument, 0, OPT_NESTED},
+	{"no-nested", no_argument, 0, OPT_NO_NESTED},
+	{"strict", no_argument, 0, OPT_STRICT},
+	{0, 0, 0, 0},
+};
+
+static void run_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: entrylab run [OPTIONS] [BENCH [ARGS...]]\n"
+		"       entrylab run [OPTIONS] --exec FILE [ARGS...]\n"
+		"  -c, --cpu SPEC        host[,+feat|,-feat]... (entrylab list features)\n"
+		"  -a, --append ARGS     guest kernel command line (entrylab list knobs)\n"
+		"  -n, --iterations N    iterations of the measured loop\n"
+		"  -e, --events LIST     counters, perf names (entrylab list events)\n"
+		"  -r, --repeat N        N runs, a fresh VM each\n"
+		"  -m, --memory SIZE     guest memory, e.g. 256M (default 256M)\n"
+		"  -o, --output FILE     append records as JSON lines (default: results/)\n"
+		"  -x SEP                CSV with separator SEP on stdout\n"
+		"      --json            the record as JSON on stdout\n"
+		"      --timeout SEC     stop a guest that runs longer (default %.0f)\n"
+		"      --pin CPU         pin the vCPU thread\n"
+		"      --nested, --no-nested  force or forbid the nested runner\n"
+		"      --strict          a knob the vCPU cannot honour is an error\n"
+		"      --kernel FILE     boot another guest kernel image\n"
+		"  -v                    guest console on stderr\n",
+		EL_DEFAULT_TIMEOUT);
+}
+
+static int parse_one(int opt, const char *arg, struct el_cli_run *cli)
+{
+	uint64_t v;
+	int rc = cli_parse_shared("run", opt, arg, cli);
+
+	if (rc >= 0)
+		return rc;
+	switch (opt) {
+	case 'e': cli->req.events = arg; break;
+	case OPT_NESTED: cli->nested = EL_NESTED_FORCE; break;
+	case OPT_NO_NESTED: cli->nested = EL_NESTED_FORBID; break;
+	case OPT_STRICT: cli->req.strict = true; break;
+	case 'r':
+		if (el_parse_u64(arg, 1, 1000, &v))
+			return cli_bad("run", "give e.g. -r 5", "--repeat '%s' is not in 1..1000", arg);
+		cli->req.repeat = (unsigned)v;
+		break;
+	case OPT_PIN:
+		if (el_parse_u64(arg, 0, 4095, &v))
+			return cli_bad("run", "give e.g. --pin 1", "--pin '%s' is not a CPU number", arg);
+		cli->req.pin_cpu = (int)v;
+		break;
+	case 'h':
+		run_usage(stdout);
+		exit(0);
+	default:
+		run_usage(stderr);
+		return EL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cli_run_parse(int argc, char **argv, struct el_cli_run *cli)
+{
+	int opt, rc;
+
+	memset(cli, 0, sizeof(*cli));
+	request_init(&cli->req);
+
+	optind = 1;
+	opterr = 1;
+	/* '+': stop at the benchmark name; what follows are its arguments. */
+	while ((opt = getopt_long(argc, argv, "+c:a:n:e:r:m:o:x:vh", run_options, NULL)) != -1) {
+		if ((rc = parse_one(opt, optarg, cli)))
+			return rc;
+		/* What follows --exec FILE belongs to the program, options included. */
+		if (opt == EL_OPT_EXEC)
+			break;
+	}
+
+	if (optind < argc && !cli->req.exec)
+		cli->req.bench = argv[optind++];
+	cli->req.args = argv + optind;
+	cli->req.nargs = argc - optind;
+
+	return cli_finish("run", cli);
+}

@@ -1,0 +1,245 @@
+/*
+ * `entrylab cpuid`: applies a --cpu spec to a throwaway vCPU and shows, per
+ * named feature, what the host offers, what was asked, what KVM kept and
+ * whether KVM enforces the bit or only the guest honours it.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "cmd_cpuid.h"
+#include "cpuid.h"
+#include "host_info.h"
+#include "kvm.h"
+#include "nested.h"
+#include "record.h"
+#include "status.h"
+
+
+struct cpuid_opts {
+	const char *spec;
+	bool json, help;
+	enum el_nested_mode nested;
+	struct el_cpu_request req;
+};
+
+/* The three views of one spec. */
+struct cpuid_views {
+	struct el_cpuid supported, applied, effective;
+};
+
+enum { OPT_JSON = 256, OPT_NESTED, OPT_NO_NESTED };
+
+static const struct option long_opts[] = {
+	{"cpu", required_argument, NULL, 'c'},	{"json", no_argument, NULL, OPT_JSON},
+	{"nested", no_argument, NULL, OPT_NESTED}, {"no-nested", no_argument, NULL, OPT_NO_NESTED},
+	{"help", no_argument, NULL, 'h'},	{NULL, 0, NULL, 0},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: entrylab cpuid [--cpu SPEC] [--json] [--nested|--no-nested]\n"
+		   "  -c, --cpu SPEC   host[,+feat|,-feat|,feat=on|off]... (default host;\n"
+		   "                   `entrylab list features` lists the names)\n"
+		   "  --json           one JSON object instead of the table\n");
+}
+
+/* 0, or EL_EXIT_USAGE after saying why (unless quiet). */
+static int opts_parse(int argc, char **argv, struct cpuid_opts *o, bool quiet)
+{
+	char err[512];
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->spec = "host";
+	optind = 0; /* GNU: full reset, this may be the second parse */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+c:h", long_opts, NULL)) != -1) {
+		if (c == 'c') {
+			o->spec = optarg;
+		} else if (c == OPT_JSON) {
+			o->json = true;
+		} else if (c == OPT_NESTED || c == OPT_NO_NESTED) {
+			o->nested = c == OPT_NESTED ? EL_NESTED_FORCE : EL_NESTED_FORBID;
+		} else if (c == 'h') {
+			o->help = true;
+		} else {
+			if (!quiet)
+				fprintf(stderr,
+					"entrylab cpuid: %s '%s'; see entrylab cpuid --help\n",
+					optopt == 'c' ? "missing SPEC after" : "unknown option",
+					argv[optind - 1]);
+			return EL_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		if (!quiet)
+			fprintf(stderr, "entrylab cpuid: unexpected argument '%s'; see entrylab "
+					"cpuid --help\n", argv[optind]);
+		return EL_EXIT_USAGE;
+	}
+	if (!o->help && cpuid_spec_parse(o->spec, &o->req, err, sizeof(err))) {
+		if (!quiet)
+			fprintf(stderr, "entrylab cpuid: %s\n", err);
+		return EL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+bool cmd_cpuid_needs_kvm(int argc, char **argv)
+{
+	struct cpuid_opts o;
+
+	return opts_parse(argc, argv, &o, true) == 0 && !o.help;
+}
+
+/* 0, or an EL_EXIT_* code after printing why. */
+static int views_get(const struct cpuid_opts *o, struct cpuid_views *v, struct el_host_info *hi)
+{
+	char err[512];
+	int kvm_fd = kvm_open(err, sizeof(err));
+	int rc = EL_EXIT_VMM;
+
+	if (kvm_fd < 0) {
+		fprintf(stderr, "entrylab cpuid: %s\n", err);
+		return EL_EXIT_VMM;
+	}
+	if (cpuid_kvm_supported(kvm_fd, &v->supported))
+		goto out;
+	if (cpuid_apply(&v->supported, &o->req, &v->applied, err, sizeof(err))) {
+		fprintf(stderr, "entrylab cpuid: %s\n", err);
+		rc = EL_EXIT_UNSUPPORTED;
+		goto out;
+	}
+	if (cpuid_kvm_effective(kvm_fd, &v->applied, &v->effective))
+		goto out;
+	host_info_get(hi, &v->supported);
+	hi->kvm = nested_is_inner() ? "nested" : "native";
+	rc = 0;
+out:
+	close(kvm_fd);
+	return rc;
+}
+
+static const char *yes_no(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+static void print_table(const struct cpuid_opts *o, const struct cpuid_views *v,
+			const struct el_host_info *hi)
+{
+	bool changed_any = false;
+
+	printf("entrylab cpuid --cpu %s  (%s; Linux %s; kvm %s %s; pmu %s)\n", o->req.spec,
+	       hi->cpu_model, hi->kernel, hi->kvm, hi->kvm_module, hi->pmu);
+	printf("%-13s %-24s %-5s %-10s %-10s %s\n", "feature", "location", "host", "requested",
+	       "effective", "enforcement");
+	for (int f = 0; f < EL_FEAT_COUNT; f++) {
+		char where[32], enf[64], eff[8];
+		bool on = cpuid_has(&v->effective, f);
+		bool changed = on != cpuid_has(&v->applied, f);
+
+		cpuid_feature_where(f, where, sizeof(where));
+		cpuid_feature_enforcement(f, enf, sizeof(enf));
+		snprintf(eff, sizeof(eff), "%s%s", on ? "on" : "off", changed ? "*" : "");
+		changed_any |= changed;
+		printf("%-13s %-24s %-5s %-10s %-10s %s\n", el_features[f].name, where,
+		       yes_no(cpuid_has(&v->supported, f)), cpuid_req_name(o->req.feat[f]), eff,
+		       enf);
+	}
+	if (changed_any)
+		printf("* KVM changed this bit in KVM_SET_CPUID2: the guest sees the effective "
+		       "value\n");
+	printf("enforcement \"kvm: ...\": without the CPUID bit KVM makes the guest fault;\n"
+	       "\"guest only\": KVM lets the guest use it anyway, only entrylab's guest kernel "
+	       "obeys CPUID.\n");
+}
+
+static void print_json(const struct cpuid_opts *o, const struct cpuid_views *v,
+		       const struct el_host_info *hi)
+{
+	static const char *const regs[] = {"eax", "ebx", "ecx", "edx"};
+	struct json_object *root = json_object_new_object();
+	struct json_object *feats = json_object_new_array();
+
+	json_object_object_add(root, "cpu", json_object_new_string(o->req.spec));
+	json_object_object_add(root, "host", host_info_json(hi));
+	for (int f = 0; f < EL_FEAT_COUNT; f++) {
+		const struct el_feature_desc *d = &el_features[f];
+		struct json_object *j = json_object_new_object();
+		char where[32], enf[64];
+
+		cpuid_feature_where(f, where, sizeof(where));
+		cpuid_feature_enforcement(f, enf, sizeof(enf));
+		json_object_object_add(j, "name", json_object_new_string(d->name));
+		json_object_object_add(j, "cpuid", json_object_new_string(where));
+		json_object_object_add(j, "leaf", json_object_new_int64(d->leaf));
+		json_object_object_add(j, "subleaf", json_object_new_int64(d->subleaf));
+		json_object_object_add(j, "register", json_object_new_string(regs[d->reg]));
+		json_object_object_add(j, "mask", json_object_new_int64(d->mask));
+		json_object_object_add(j, "host", json_object_new_boolean(
+							  cpuid_has(&v->supported, f)));
+		json_object_object_add(j, "requested",
+				       json_object_new_string(cpuid_req_name(o->req.feat[f])));
+		json_object_object_add(j, "applied", json_object_new_boolean(
+							     cpuid_has(&v->applied, f)));
+		json_object_object_add(j, "effective", json_object_new_boolean(
+							       cpuid_has(&v->effective, f)));
+		json_object_object_add(j, "enforced_by", json_object_new_string(
+					       d->enforcement == EL_ENF_GUEST ? "guest" : "kvm"));
+		json_object_object_add(j, "enforcement", json_object_new_string(enf));
+		json_object_array_add(feats, j);
+	}
+	json_object_object_add(root, "features", feats);
+	printf("%s\n", json_object_to_json_string_ext(
+			       root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+int cmd_cpuid(int argc, char **argv)
+{
+	static struct cpuid_views views; /* 30 KiB of tables */
+	struct el_host_info hi;
+	struct cpuid_opts o;
+	char err[512];
+	int rc = opts_parse(argc, argv, &o, false);
+
+	if (rc)
+		return rc;
+	if (o.help) {
+		usage(stdout);
+		return 0;
+	}
+	if (!nested_is_inner()) {
+		bool usable = o.nested != EL_NESTED_FORCE && nested_kvm_usable();
+
+		if (!usable && o.nested == EL_NESTED_FORBID) {
+			fprintf(stderr,
+				"entrylab cpuid: /dev/kvm is not usable here and --no-nested "
+				"forbids the nested runner; drop --no-nested or run on a "
+				"host with KVM\n");
+			return EL_EXIT_UNSUPPORTED;
+		}
+		if (!usable)
+			return nested_run(&(struct nested_request){
+				.argc = argc + 1, .argv = argv - 1, .boots = 1});
+	}
+	rc = views_get(&o, &views, &hi);
+	if (rc)
+		return rc;
+	if (o.json)
+		print_json(&o, &views, &hi);
+	else
+		print_table(&o, &views, &hi);
+	fflush(stdout);
+	/* The table shows it; a request KVM did not honour still fails the command. */
+	if (cpuid_check_kept(&o.req, &views.applied, &views.effective, err, sizeof(err))) {
+		fprintf(stderr, "entrylab cpuid: %s\n", err);
+		return EL_EXIT_UNSUPPORTED;
+	}
+	return 0;
+}

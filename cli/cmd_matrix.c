@@ -1,0 +1,311 @@
+/*
+ * `entrylab matrix EXPERIMENT [OPTIONS]`: options, the experiment loaded
+ * and every run checked, then either the runs here (usable /dev/kvm, or
+ * inside the nested runner's VM) or the whole command forwarded to ONE
+ * nested VM session, which runs them all and sends back the records and
+ * the report.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "parse_num.h"
+#include "matrix.h"
+#include "metric.h"
+#include "nested.h"
+#include "record.h"
+#include "status.h"
+
+enum {
+	OPT_JSON = 256, OPT_ONLY, OPT_NESTED, OPT_NO_NESTED, OPT_TIMEOUT, OPT_DRY_RUN, OPT_ARGS,
+	OPT_TRACE,
+};
+
+static const struct option matrix_options[] = {
+	{"repeat", required_argument, 0, 'r'},
+	{"iterations", required_argument, 0, 'n'},
+	{"output", required_argument, 0, 'o'},
+	{"field-separator", required_argument, 0, 'x'},
+	{"json", no_argument, 0, OPT_JSON},
+	{"only", required_argument, 0, OPT_ONLY},
+	{"nested", no_argument, 0, OPT_NESTED},
+	{"no-nested", no_argument, 0, OPT_NO_NESTED},
+	{"timeout", required_argument, 0, OPT_TIMEOUT},
+	{"dry-run", no_argument, 0, OPT_DRY_RUN},
+	{"args", required_argument, 0, OPT_ARGS},
+	{"trace", no_argument, 0, OPT_TRACE},
+	{"verbose", no_argument, 0, 'v'},
+	{"help", no_argument, 0, 'h'},
+	{0, 0, 0, 0},
+};
+
+static void matrix_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: entrylab matrix EXPERIMENT [OPTIONS]\n"
+		"  EXPERIMENT            a file, or a name from `entrylab list experiments`\n"
+		"  -r, --repeat N        runs per variant (a fresh VM each; default: the file's)\n"
+		"  -n, --iterations N    iterations of the measured loop, for every variant\n"
+		"      --args ARGS       benchmark arguments, every variant (e.g. '1G 100')\n"
+		"  -o, --output FILE     append records here (default results/EXPERIMENT-*.jsonl)\n"
+		"  -x SEP                the report as CSV with separator SEP\n"
+		"      --json            the report as JSON lines\n"
+		"      --only V1,V2      run only these variants\n"
+		"      --timeout SEC     per boot\n"
+		"      --nested, --no-nested  force or forbid the nested runner\n"
+		"      --dry-run         print the runs instead of doing them\n"
+		"      --trace           each variant once under QEMU TCG as `entrylab trace`:\n"
+		"                        exact instruction counts, any host (no KVM needed)\n"
+		"  -v                    guest console and program output on stderr\n");
+}
+
+static int bad(const char *fix, const char *what, const char *arg)
+{
+	fprintf(stderr, "entrylab matrix: %s '%s'; %s\n", what, arg, fix);
+	return EL_EXIT_USAGE;
+}
+
+static int parse_options(int argc, char **argv, struct matrix_opts *o)
+{
+	uint64_t v;
+	char *end;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "r:n:o:x:vh", matrix_options, NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			if (el_parse_u64(optarg, 1, 1000, &v))
+				return bad("give e.g. -r 5", "--repeat is not in 1..1000:", optarg);
+			o->repeat = (unsigned)v;
+			break;
+		case 'n':
+			if (el_parse_u64(optarg, 1, UINT64_MAX, &o->iterations))
+				return bad("give e.g. -n 100000", "--iterations is not a positive "
+					   "integer:", optarg);
+			break;
+		case 'o': o->output = optarg; break;
+		case 'x': o->csv_sep = optarg; break;
+		case 'v': o->verbose = true; break;
+		case OPT_JSON: o->json = true; break;
+		case OPT_ONLY: o->only = optarg; break;
+		case OPT_NESTED: o->nested = EL_NESTED_FORCE; break;
+		case OPT_NO_NESTED: o->nested = EL_NESTED_FORBID; break;
+		case OPT_DRY_RUN: o->dry_run = true; break;
+		case OPT_ARGS: o->args = optarg; break;
+		case OPT_TRACE: o->trace = true; break;
+		case OPT_TIMEOUT:
+			o->timeout_s = strtod(optarg, &end);
+			if (!*optarg || *end || !(o->timeout_s > 0) || o->timeout_s > 86400)
+				return bad("give e.g. --timeout 30", "--timeout is not a number of "
+					   "seconds in (0, 86400]:", optarg);
+			break;
+		case 'h':
+			matrix_usage(stdout);
+			exit(0);
+		default:
+			matrix_usage(stderr);
+			return EL_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "entrylab matrix: give one EXPERIMENT (a file or a name from "
+				"`entrylab list experiments`)\n");
+		return EL_EXIT_USAGE;
+	}
+	o->experiment = argv[optind];
+	o->experiment_arg = optind;
+	if (o->json && o->csv_sep)
+		return bad("choose one output format", "--json and -x both given:", "-x");
+	/* A trace is deterministic (repeats give the same counts) and TCG by design. */
+	if (o->trace && o->repeat) {
+		fprintf(stderr, "entrylab matrix: -r with --trace: a trace is deterministic, "
+				"repeats give the same counts; drop -r (--trace runs each variant "
+				"once)\n");
+		return EL_EXIT_USAGE;
+	}
+	if (o->trace && o->nested == EL_NESTED_FORCE) {
+		fprintf(stderr, "entrylab matrix: --nested with --trace: a trace runs under QEMU "
+				"TCG here, never on KVM or the nested runner; drop --nested\n");
+		return EL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The nested session must outlive every boot of the matrix, not just one -r. */
+/* Each boot's --timeout: the nested runner's deadline is this times the boots. */
+static double nested_boot_timeout(const struct matrix *m)
+{
+	return m->o.timeout_s ? m->o.timeout_s : m->exp.timeout_s ? m->exp.timeout_s : EL_DEFAULT_TIMEOUT;
+}
+
+static bool trace_term(const struct metric_term *t)
+{
+	return t->base == MB_ITERATIONS || t->base == MB_TRACE_USER || t->base == MB_TRACE_KERNEL;
+}
+
+/*
+ * --trace columns: instructions per iteration, kernel and user, then the
+ * file's metrics a trace can give.  A trace has no PMU and no timed region
+ * (its records' region is null): the other metrics are left out, said once.
+ */
+static void trace_metrics(const struct el_experiment *e, struct report *r)
+{
+	char dropped[512] = "", err[256];
+	size_t o = 0;
+	struct metric mt;
+
+	report_metric(r, "trace_kernel", NULL, 0, err, sizeof(err));
+	report_metric(r, "trace_user", NULL, 0, err, sizeof(err));
+	for (unsigned i = 0; i < e->nmetrics; i++) {
+		bool have = false;
+
+		if (metric_parse(e->metrics[i], NULL, 0, &mt, err, sizeof(err)))
+			continue;
+		for (unsigned k = 0; k < r->nm; k++)
+			have = have || !strcmp(r->m[k].label, mt.label);
+		if (trace_term(&mt.num) && trace_term(&mt.den)) {
+			if (!have)
+				report_metric(r, e->metrics[i], NULL, 0, err, sizeof(err));
+		} else if (o < sizeof(dropped)) {
+			o += (size_t)snprintf(dropped + o, sizeof(dropped) - o, "%s%s",
+					      o ? ", " : "", e->metrics[i]);
+		}
+	}
+	if (dropped[0] || e->events)
+		fprintf(stderr, "entrylab matrix: --trace counts instructions exactly, by "
+				"privilege; it has no PMU events%s%s%s and no timed region, so these "
+				"metrics are left out: %s\n", e->events ? " (" : "",
+			e->events ? e->events : "", e->events ? ")" : "",
+			dropped[0] ? dropped : "none");
+}
+
+static void print_report(const struct matrix *m, struct report *r, const char *output)
+{
+	const struct el_experiment *e = &m->exp;
+	char err[256], runs[96];
+
+	if (m->o.trace)
+		snprintf(runs, sizeof(runs), "traced once per variant under QEMU TCG (exact "
+			 "instruction counts)");
+	else
+		snprintf(runs, sizeof(runs), "%u run(s) per variant", m->repeat);
+	if (m->o.trace)
+		trace_metrics(e, r);
+	for (unsigned i = 0; i < e->nmetrics && !m->o.trace; i++) {
+		const char *events[EL_MAX_COUNTERS];
+		char buf[512], *save, *tok;
+		size_t n = 0;
+
+		snprintf(buf, sizeof(buf), "%s", e->events ? e->events : "");
+		for (tok = strtok_r(buf, ",", &save); tok && n < EL_MAX_COUNTERS;
+		     tok = strtok_r(NULL, ",", &save))
+			events[n++] = tok;
+		report_metric(r, e->metrics[i], events, n, err, sizeof(err));
+	}
+	if (!e->nmetrics && !m->o.trace) {
+		char buf[512], *save, *tok;
+
+		report_default_metrics(r);
+		snprintf(buf, sizeof(buf), "%s", e->events ? e->events : "");
+		/* Requested events get a column even when no run counted them. */
+		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			bool have = false;
+
+			for (unsigned k = 0; k < r->nm; k++)
+				have = have || !strcmp(r->m[k].num.counter, tok);
+			if (!have)
+				report_metric(r, tok, (const char *const[]){tok}, 1, err,
+					      sizeof(err));
+		}
+	}
+	if (m->o.json) {
+		report_print_json(stdout, r);
+		return;
+	}
+	if (m->o.csv_sep) {
+		report_print_csv(stdout, r, m->o.csv_sep);
+		return;
+	}
+	printf("entrylab matrix %s%s%s%s: %s\n", e->name,
+	       e->seed[0] ? " (seed " : "", e->seed, e->seed[0] ? ")" : "", runs);
+	if (e->description[0])
+		printf("  %s\n", e->description);
+	if (output)
+		printf("  records: %s\n", output);
+	report_print_table(stdout, r);
+}
+
+int cmd_matrix(int argc, char **argv)
+{
+	struct matrix *m = calloc(1, sizeof(*m));
+	struct report r;
+	char defpath[256];
+	const char *output;
+	bool inner = nested_is_inner(), usable;
+	int rc;
+
+	if (!m)
+		return EL_EXIT_VMM;
+	if ((rc = parse_options(argc, argv, &m->o)) ||
+	    (rc = experiment_resolve(m->o.experiment, m->path, sizeof(m->path)) ? EL_EXIT_USAGE
+										: 0))
+		goto out;
+	if (experiment_load(m->path, &m->exp, stderr)) {
+		fprintf(stderr, "entrylab matrix: %s has problems (above); nothing was run\n",
+			m->path);
+		rc = EL_EXIT_USAGE;
+		goto out;
+	}
+	if ((rc = matrix_plan(m)))
+		goto out;
+	output = inner ? nested_inner_output() : m->o.output;
+	if (!output) {
+		char name[sizeof(m->exp.name) + 8];
+
+		snprintf(name, sizeof(name), "%s%s", m->exp.name, m->o.trace ? "-trace" : "");
+		if (record_default_path(name, defpath, sizeof(defpath))) {
+			rc = EL_EXIT_USAGE;
+			goto out;
+		}
+		output = defpath;
+	}
+	/* --trace needs no KVM: QEMU TCG here, so never the nested runner. */
+	usable = inner || m->o.trace ||
+		 (m->o.nested != EL_NESTED_FORCE && nested_kvm_usable());
+	if (usable && !m->o.trace)
+		matrix_prerequisites(m);
+	if (m->o.dry_run) {
+		matrix_print_plan(stdout, m, usable && !m->o.trace, output);
+		goto out;
+	}
+	if (!usable) {
+		const char *files[] = {m->path, NULL};
+
+		if (m->o.nested == EL_NESTED_FORBID) {
+			fprintf(stderr, "entrylab matrix: /dev/kvm is not usable here and "
+					"--no-nested forbids the nested runner; drop --no-nested "
+					"or run on a host with KVM\n");
+			rc = EL_EXIT_UNSUPPORTED;
+			goto out;
+		}
+		/* The resolved path: the VM has the file there, whatever the environment. */
+		argv[m->o.experiment_arg] = m->path;
+		/* The whole matrix is one command in one VM; its report comes back on stdout. */
+		rc = nested_run(&(struct nested_request){
+			.argc = argc + 1, .argv = argv - 1, .output_path = output, .files = files,
+			.verbose = m->o.verbose, .timeout_s = nested_boot_timeout(m),
+			.boots = m->nv * m->repeat,
+		});
+		goto out;
+	}
+	report_init(&r);
+	rc = matrix_exec(m, output, &r);
+	print_report(m, &r, inner ? NULL : output);
+	report_free(&r);
+out:
+	matrix_free(m);
+	free(m);
+	return rc;
+}

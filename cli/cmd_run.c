@@ -1,0 +1,104 @@
+/*
+ * `entrylab run`: validate everything, pick native KVM or the nested
+ * runner, then boot once per --repeat and write one record per boot.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "nested.h"
+#include "record.h"
+#include "report.h"
+#include "status.h"
+#include "summary.h"
+
+static int run_native(struct el_cli_run *cli, const char *output)
+{
+	struct el_host_info host;
+	int exit_code = 0;
+	unsigned r;
+
+	host_info_collect(&host, nested_is_inner());
+
+	for (r = 0; r < cli->req.repeat; r++) {
+		struct el_run_result res;
+		struct json_object *rec;
+		int code;
+
+		rec = record_run(&cli->req, &cli->spec, &host, &res);
+		code = record_exit_code(&res);
+		if (record_append(output, rec) && code == 0)
+			code = EL_EXIT_VMM;
+		if (cli->json)
+			printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PRETTY |
+									JSON_C_TO_STRING_NOSLASHESCAPE));
+		else if (cli->csv_sep)
+			summary_csv(stdout, cli, &res);
+		else
+			summary_print(stdout, cli, &host, &res, nested_is_inner() ? NULL : output);
+		report_problem(stderr, &res);
+		json_object_put(rec);
+		el_run_result_free(&res);
+		if (code && !exit_code)
+			exit_code = code;
+		fflush(stdout);
+	}
+	return exit_code;
+}
+
+/* The whole command, as typed, in the nested runner's VM. */
+static int run_nested(int argc, char **argv, const struct el_cli_run *cli, const char *output)
+{
+	const char *files[3] = {NULL};
+	unsigned n = 0;
+
+	if (cli->req.exec)
+		files[n++] = cli->req.exec;
+	if (cli->req.kernel)
+		files[n++] = cli->req.kernel;
+	return nested_run(&(struct nested_request){
+		.argc = argc + 1, .argv = argv - 1, .output_path = output, .files = files,
+		.verbose = cli->req.verbose, .timeout_s = cli->req.timeout_s,
+		.boots = cli->req.repeat,
+	});
+}
+
+static int run_command(int argc, char **argv, struct el_cli_run *cli)
+{
+	char defpath[256];
+	const char *output = nested_is_inner() ? nested_inner_output() : cli->output;
+
+	if (!output) {
+		if (record_default_path(cli->req.bench, defpath, sizeof(defpath)))
+			return EL_EXIT_USAGE;
+		output = defpath;
+	}
+	if (!nested_is_inner()) {
+		bool usable = cli->nested == EL_NESTED_FORCE ? false : nested_kvm_usable();
+
+		if (!usable && cli->nested == EL_NESTED_FORBID) {
+			fprintf(stderr, "entrylab run: /dev/kvm is not usable here and --no-nested "
+					"forbids the nested runner; drop --no-nested or run on a "
+					"host with KVM\n");
+			return EL_EXIT_UNSUPPORTED;
+		}
+		if (!usable)
+			return run_nested(argc, argv, cli, output);
+	}
+	return run_native(cli, output);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct el_cli_run cli;
+	int rc = cli_run_parse(argc, argv, &cli);
+
+	if (!rc)
+		rc = cli_prepare("run", &cli);
+	if (!rc)
+		rc = run_command(argc, argv, &cli);
+	cli_free(&cli);
+	return rc;
+}

@@ -1,0 +1,86 @@
+/*
+ * `entrylab trace`: the request prepared as `run` prepares it, the guest
+ * booted under QEMU TCG with the eltrace plugin (never KVM, never the
+ * nested runner; harness/trace/ does the work), then the record, the table
+ * on stdout and, with --listing, the path.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "record.h"
+#include "report.h"
+#include "status.h"
+#include "trace.h"
+
+static void trace_print(const struct el_cli_trace *cli, const struct el_trace_job *job,
+			struct json_object *rec, const struct el_run_result *res,
+			const struct el_trace_result *out, const char *output)
+{
+	FILE *listing = cli->run.json || cli->run.csv_sep ? stderr : stdout;
+	uint64_t it = cli->run.req.iterations;
+
+	if (cli->run.json)
+		printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PRETTY |
+								JSON_C_TO_STRING_NOSLASHESCAPE));
+	else if (cli->run.csv_sep)
+		fprintf(stdout, "%s%sstatus%s%s\n", record_status(res), cli->run.csv_sep,
+			cli->run.csv_sep, res->status == EL_RUN_OK ? "ok" : res->detail);
+	if (out->have_data && cli->run.csv_sep)
+		trace_csv(stdout, cli->run.csv_sep, &out->d, &out->t, it);
+	else if (out->have_data && !cli->run.json)
+		trace_summary(stdout, job, res, &out->d, &out->t, output);
+	if (out->have_data && cli->opts.listing)
+		trace_listing(listing, &out->d, &out->m, it);
+	report_problem(stderr, res);
+	fflush(stdout);
+}
+
+static int trace_command(struct el_cli_trace *cli)
+{
+	struct el_trace_job job = {
+		.req = &cli->run.req, .spec = &cli->run.spec, .prog = &cli->run.prog,
+		.opts = cli->opts,
+	};
+	struct el_trace_result out;
+	struct el_run_result res;
+	struct json_object *rec;
+	char defpath[256];
+	const char *output = cli->run.output;
+	int rc;
+
+	if ((rc = trace_prepare(&job)))
+		return rc;
+	if (!output) {
+		char name[80];
+
+		snprintf(name, sizeof(name), "trace-%s",
+			 cli->run.req.bench ? cli->run.req.bench : "exec");
+		if (record_default_path(name, defpath, sizeof(defpath)))
+			return EL_EXIT_USAGE;
+		output = defpath;
+	}
+	rec = trace_once(&job, &res, &out);
+	rc = record_exit_code(&res);
+	if (record_append(output, rec) && rc == 0)
+		rc = EL_EXIT_VMM;
+	trace_print(cli, &job, rec, &res, &out, output);
+	json_object_put(rec);
+	trace_result_free(&out);
+	return rc;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct el_cli_trace cli;
+	int rc = cli_trace_parse(argc, argv, &cli);
+
+	if (!rc)
+		rc = cli_prepare("trace", &cli.run);
+	if (!rc)
+		rc = trace_command(&cli);
+	cli_free(&cli.run);
+	return rc;
+}

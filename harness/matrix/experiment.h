@@ -1,0 +1,114 @@
+/*
+ * Experiment files (harness/experiments/NAME.ini, format in the README there):
+ * one benchmark setting, the variants to compare, how often, against which
+ * baseline and with which report columns.  Loaded and checked completely
+ * before anything boots; every problem is reported as FILE:LINE: what; fix.
+ */
+#ifndef EL_EXPERIMENT_H
+#define EL_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "metric.h"
+
+#define EXP_MAX_VARIANTS 256
+#define EXP_MAX_METRICS METRIC_MAX_CHOSEN
+#define EXP_NAME_MAX 48
+#define EXP_METRIC_MAX 64
+
+/* The keys of both section kinds; exp_keys[] (experiment_parse.c) says where each is allowed. */
+enum exp_key {
+	EK_NAME,
+	EK_DESCRIPTION,
+	EK_SEED,
+	EK_BENCH,
+	EK_ARGS,
+	EK_ITERATIONS,
+	EK_EVENTS,
+	EK_REPEAT,
+	EK_CPU,
+	EK_APPEND,
+	EK_MEMORY,
+	EK_TIMEOUT,
+	EK_BASELINE,
+	EK_METRICS,
+	EK_REQUIRES,
+	EK_COUNT
+};
+
+/* A value as written (text NULL: not given) and the line it is on. */
+struct exp_value {
+	char *text;
+	int line;
+};
+
+struct exp_variant {
+	char name[EXP_NAME_MAX];
+	int line; /* of the [variant NAME] header */
+	struct exp_value kv[EK_COUNT];
+	/* resolved by experiment_check(): what one run of this variant is */
+	const char *description; /* "" if none */
+	const char *bench;
+	const char *args;   /* benchmark arguments, NULL = the benchmark's defaults */
+	const char *cpu;    /* the variant's cpu, else the experiment's, else "host" */
+	char *append;       /* the experiment's append, then the variant's */
+	uint64_t iterations;/* 0 = from args */
+	uint64_t requires;  /* features (bit = enum el_feature) the host must offer */
+	int baseline;       /* index of the variant its deltas are against */
+};
+
+struct el_experiment {
+	char *path;
+	int line; /* of the [experiment] header, 0 if there is none */
+	bool read_ok; /* the file could be read (problems or not) */
+	struct exp_value kv[EK_COUNT];
+	struct exp_variant variants[EXP_MAX_VARIANTS];
+	unsigned nvariants;
+	/* resolved by experiment_check() */
+	const char *name, *description, *seed;
+	const char *events;   /* NULL = none */
+	unsigned repeat;
+	uint64_t mem_bytes;   /* 0 = entrylab run's default */
+	double timeout_s;     /* 0 = entrylab run's default */
+	char metrics[EXP_MAX_METRICS][EXP_METRIC_MAX];
+	unsigned nmetrics;    /* 0 = the default columns */
+	int baseline;         /* index of the [experiment] baseline variant */
+};
+
+/* Name of a key as written in files. */
+const char *experiment_key_name(enum exp_key k);
+
+/*
+ * Reads and checks path.  Every problem goes to err as "PATH:LINE: problem;
+ * fix" (append problems also get the knob details on stderr).  Returns the
+ * number of problems (0: *exp is ready; free it in any case).
+ */
+int experiment_load(const char *path, struct el_experiment *exp, FILE *err);
+void experiment_free(struct el_experiment *exp);
+
+/* experiment_parse.c: the file into exp->kv/variants; problems counted. */
+int experiment_parse(const char *path, struct el_experiment *exp, FILE *err);
+/* experiment_check.c: validate and resolve what experiment_parse() read. */
+int experiment_check(struct el_experiment *exp, FILE *err);
+
+/* Index of the variant called name, -1 if none. */
+int experiment_variant(const struct el_experiment *exp, const char *name);
+
+/*
+ * experiment_find.c.  Where shipped experiments live: $ENTRYLAB_EXPERIMENTS,
+ * else harness/experiments of the source tree this entrylab was built from.
+ */
+const char *experiment_dir(void);
+/*
+ * EXPERIMENT as the user typed it -> a file path: an existing file as is,
+ * else DIR/EXPERIMENT.ini, else the file in DIR whose [experiment] name is
+ * EXPERIMENT.  Returns 0, or -1 after printing what was tried and the fix.
+ */
+int experiment_resolve(const char *what, char *path, size_t len);
+/* The .ini files of experiment_dir(), sorted; returns how many (experiment_list_free). */
+int experiment_list_files(char ***paths);
+void experiment_list_free(char **paths, int n);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * `entrylab matrix EXPERIMENT`: every selected variant of an experiment
+ * file, `repeat` fresh VMs each, records appended as runs complete, then
+ * the report.  cmd_matrix.c (options, native or nested), matrix_plan.c
+ * (the runs as `entrylab run` command lines, prerequisites, --dry-run),
+ * matrix_exec.c (one child process per boot, records).  --trace runs each
+ * variant once as `entrylab trace` (QEMU TCG, exact counts) instead.
+ */
+#ifndef EL_MATRIX_H
+#define EL_MATRIX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "experiment.h"
+#include "host_info.h"
+#include "report.h"
+#include "nested.h"
+#include "request.h"
+
+#define MATRIX_MAX_ARGV 96
+
+struct matrix_opts {
+	const char *experiment; /* as typed */
+	int experiment_arg;     /* its index in argv */
+	unsigned repeat;        /* -r; 0 = the file's */
+	uint64_t iterations;    /* -n; 0 = the file's */
+	const char *args;       /* --args; NULL = the file's */
+	const char *output;     /* -o; NULL = results/<experiment>-<time>.jsonl */
+	const char *csv_sep;    /* -x */
+	bool json, dry_run, verbose;
+	bool trace;             /* --trace: every variant as `entrylab trace`, once */
+	double timeout_s;       /* --timeout; 0 = the file's */
+	const char *only;       /* --only V1,V2 */
+	enum el_nested_mode nested;
+};
+
+/* One selected variant as the `entrylab run` (or, --trace, `trace`) command line it is. */
+struct matrix_variant {
+	unsigned index; /* in exp.variants */
+	int argc;
+	char *argv[MATRIX_MAX_ARGV]; /* argv[0] = "run"; points into exp or the buffers below */
+	char *args_copy;             /* the benchmark arguments, split in place */
+	char num[4][32];             /* -n, -m, --timeout values */
+	char cpu[320];               /* --trace: cpu with the required features as +feat */
+	char skip[384];              /* non-empty: not run, and why */
+	struct el_run_request req;   /* what argv says, as the request each boot starts from */
+};
+
+struct matrix {
+	struct matrix_opts o;
+	char path[4096];
+	struct el_experiment exp;
+	unsigned repeat;
+	struct matrix_variant v[EXP_MAX_VARIANTS];
+	unsigned nv;
+};
+
+/* Selection (--only), overrides, requests (and their command lines), each checked. 0 or EL_EXIT_*. */
+int matrix_plan(struct matrix *m);
+/* Marks variants whose required features this host's KVM lacks (needs a usable /dev/kvm). */
+void matrix_prerequisites(struct matrix *m);
+/* --dry-run: the runs it would do; checked says whether prerequisites were evaluated. */
+void matrix_print_plan(FILE *f, const struct matrix *m, bool checked, const char *output);
+/* Runs everything natively; records to output, groups into r.  Returns the exit status. */
+int matrix_exec(struct matrix *m, const char *output, struct report *r);
+void matrix_free(struct matrix *m);
+
+#endif

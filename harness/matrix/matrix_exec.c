@@ -1,0 +1,295 @@
+/*
+ * Running the matrix: each boot in a child process that does exactly what
+ * `entrylab run` does for one repeat (request_programs + record_run) and hands its
+ * record back through a pipe.  A VMM crash then costs one run, not the
+ * matrix; the parent tags each record with its experiment, variant and run,
+ * appends it at once (a matrix that dies keeps what completed) and files it
+ * in the report.  Under --trace the child runs trace_prepare + trace_once
+ * (`entrylab trace`) instead, and QEMU refusing a -cpu is a skip.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "host_io.h"
+#include "matrix.h"
+#include "nested.h"
+#include "record.h"
+#include "status.h"
+#include "trace.h"
+
+/* Everything one boot of a variant holds: its request, spec and programs; the trace job. */
+struct boot_ctx {
+	struct el_run_request req;
+	struct el_run_spec spec;
+	struct el_programs prog;
+	struct el_trace_job job;
+};
+
+/*
+ * The variant's request finished and its programs prepared as `run` does,
+ * or as `trace` does under --trace.  no_job: a -cpu QEMU never gives (a
+ * skip) still gets its record, so the trace's own checks are left out.
+ */
+static int boot_prepare(const struct matrix *m, const struct matrix_variant *mv,
+			struct boot_ctx *b, bool no_job)
+{
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	b->req = mv->req;
+	if ((rc = request_finish("matrix", &b->req, &b->spec)) ||
+	    (rc = request_programs("matrix", &b->req, &b->prog, &b->spec)))
+		return rc;
+	if (!m->o.trace || no_job)
+		return 0;
+	b->job = (struct el_trace_job){.req = &b->req, .spec = &b->spec, .prog = &b->prog};
+	return trace_prepare(&b->job);
+}
+
+/* A record for a run that did not boot (skipped, or its process died). */
+static struct json_object *record_without_run(const struct matrix *m,
+					      const struct matrix_variant *mv,
+					      const struct el_host_info *host,
+					      enum el_run_status status, const char *detail)
+{
+	struct el_run_result *res = calloc(1, sizeof(*res));
+	struct json_object *rec = NULL;
+	struct boot_ctx *b = malloc(sizeof(*b));
+
+	if (res && b && !boot_prepare(m, mv, b, true)) {
+		res->status = status;
+		snprintf(res->detail, sizeof(res->detail), "%s", detail);
+		rec = record_build(&b->req, &b->spec, host, res);
+	}
+	if (b)
+		programs_free(&b->prog);
+	free(b);
+	free(res);
+	return rec;
+}
+
+/* One boot as `entrylab run` does it, or one trace as `entrylab trace` does. */
+static struct json_object *boot(const struct matrix *m, const struct matrix_variant *mv,
+				const struct el_host_info *host, int *code)
+{
+	struct el_trace_result out;
+	struct el_run_result res;
+	struct boot_ctx b;
+	struct json_object *rec = NULL;
+
+	if ((*code = boot_prepare(m, mv, &b, false)))
+		goto done;
+	rec = m->o.trace ? trace_once(&b.job, &res, &out) : record_run(&b.req, &b.spec, host, &res);
+	*code = record_exit_code(&res);
+	if (m->o.verbose)
+		report_problem(stderr, &res);
+	if (m->o.trace)
+		trace_result_free(&out);
+	else
+		el_run_result_free(&res);
+done:
+	programs_free(&b.prog);
+	return rec;
+}
+
+static int child_run(const struct matrix *m, const struct matrix_variant *mv,
+		     const struct el_host_info *host, int fd)
+{
+	struct json_object *rec;
+	const char *text;
+	int code, out = m->o.verbose ? 2 : open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	/* The program's own stdout would break up the table: stderr with -v, else dropped. */
+	if (out >= 0)
+		dup2(out, 1);
+	if (!(rec = boot(m, mv, host, &code)))
+		return code ? code : EL_EXIT_VMM;
+	text = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
+						   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!io_write_all(fd, text, strlen(text)))
+		code = EL_EXIT_VMM;
+	return code;
+}
+
+static struct json_object *run_one(const struct matrix *m, const struct matrix_variant *mv,
+				   const struct el_host_info *host, int *code)
+{
+	struct json_object *rec = NULL;
+	char detail[256], *text;
+	int p[2], st = 0;
+	pid_t pid;
+
+	*code = EL_EXIT_VMM;
+	fflush(NULL);
+	if (pipe2(p, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+		snprintf(detail, sizeof(detail), "could not start the run: %s", strerror(errno));
+		return record_without_run(m, mv, host, EL_RUN_VMM_ERROR, detail);
+	}
+	if (pid == 0) {
+		close(p[0]);
+		_exit(child_run(m, mv, host, p[1]));
+	}
+	close(p[1]);
+	text = io_read_fd(p[0], NULL);
+	close(p[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	rec = text && *text ? json_tokener_parse(text) : NULL;
+	free(text);
+	if (rec && WIFEXITED(st)) {
+		*code = WEXITSTATUS(st);
+		return rec;
+	}
+	json_object_put(rec);
+	if (WIFSIGNALED(st))
+		snprintf(detail, sizeof(detail), "the process running this boot died of signal %d "
+			 "(%s) before handing back a record; rerun the variant with -v",
+			 WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else
+		snprintf(detail, sizeof(detail), "the process running this boot exited with %d "
+			 "without a record (messages above)", WEXITSTATUS(st));
+	return record_without_run(m, mv, host, EL_RUN_VMM_ERROR, detail);
+}
+
+static void tag(struct json_object *rec, const struct matrix *m, const struct matrix_variant *mv,
+		unsigned run)
+{
+	const struct exp_variant *ev = &m->exp.variants[mv->index];
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", json_object_new_string(m->exp.name));
+	json_object_object_add(o, "variant", json_object_new_string(ev->name));
+	json_object_object_add(o, "run", run ? json_object_new_int((int)run) : NULL);
+	json_object_object_add(o, "runs", json_object_new_int((int)m->repeat));
+	json_object_object_add(o, "baseline",
+			       json_object_new_string(m->exp.variants[ev->baseline].name));
+	json_object_object_add(o, "seed", json_object_new_string(m->exp.seed));
+	json_object_object_add(o, "file", json_object_new_string(m->path));
+	if (!run)
+		json_object_object_add(o, "skipped", json_object_new_boolean(1));
+	json_object_object_add(rec, "experiment", o);
+}
+
+static void progress(unsigned k, unsigned total, const char *variant, unsigned run,
+		     unsigned repeat, struct json_object *rec)
+{
+	struct json_object *v, *vmm = NULL;
+	const char *status = "?", *detail = NULL;
+
+	if (json_object_object_get_ex(rec, "status", &v))
+		status = json_object_get_string(v);
+	if (json_object_object_get_ex(rec, "detail", &v))
+		detail = json_object_get_string(v);
+	fprintf(stderr, "entrylab matrix: [%u/%u] %s run %u/%u: %s", k, total, variant, run,
+		repeat, status);
+	/* A trace's time is QEMU's. */
+	if ((json_object_object_get_ex(rec, "vmm", &vmm) ||
+	     json_object_object_get_ex(rec, "qemu", &vmm)) &&
+	    json_object_object_get_ex(vmm, "wall_ms", &v))
+		fprintf(stderr, " (%.0f ms)", json_object_get_double(v));
+	fprintf(stderr, "%s%s\n", detail ? ": " : "", detail ? detail : "");
+}
+
+/*
+ * Under --trace, a run QEMU refused as unsupported (a +feat -cpu max lacks,
+ * under `enforce`) is that variant's prerequisite failing: a skip, as a
+ * feature KVM lacks is for run.  True after relabelling the record so.
+ */
+static bool trace_skipped(const struct matrix *m, struct json_object *rec, const char *variant)
+{
+	struct json_object *v;
+	char detail[512];
+
+	if (!m->o.trace || !json_object_object_get_ex(rec, "status", &v) ||
+	    strcmp(json_object_get_string(v), "unsupported"))
+		return false;
+	snprintf(detail, sizeof(detail), "skipped: %s",
+		 json_object_object_get_ex(rec, "detail", &v) ? json_object_get_string(v)
+							     : "QEMU TCG cannot run it");
+	fprintf(stderr, "entrylab matrix: %s: %s\n", variant, detail);
+	json_object_object_add(rec, "detail", json_object_new_string(detail));
+	return true;
+}
+
+static int keep(struct json_object *rec, const char *output, struct report *r, int g)
+{
+	int rc = record_append(output, rec);
+
+	report_add(r, g, rec);
+	json_object_put(rec);
+	return rc;
+}
+
+int matrix_exec(struct matrix *m, const char *output, struct report *r)
+{
+	struct el_host_info host;
+	unsigned total = 0, k = 0, ran = 0;
+	int exit_code = 0;
+
+	if (m->o.trace) {
+		host_info_get(&host, NULL);
+		host.kvm = "tcg";
+	} else {
+		host_info_collect(&host, nested_is_inner());
+	}
+	for (unsigned i = 0; i < m->nv; i++)
+		total += m->v[i].skip[0] ? 0 : m->repeat;
+	for (unsigned i = 0; i < m->nv; i++) {
+		const struct matrix_variant *mv = &m->v[i];
+		const struct exp_variant *ev = &m->exp.variants[mv->index];
+		int g = report_group(r, ev->name, ev->bench, ev->cpu, ev->append);
+		struct json_object *rec;
+
+		if (g < 0)
+			return EL_EXIT_VMM;
+		if (mv->skip[0]) {
+			char detail[sizeof(mv->skip) + 16];
+
+			fprintf(stderr, "entrylab matrix: %s: skipped: %s\n", ev->name, mv->skip);
+			snprintf(detail, sizeof(detail), "skipped: %s", mv->skip);
+			rec = record_without_run(m, mv, &host, EL_RUN_UNSUPPORTED, detail);
+			if (rec)
+				tag(rec, m, mv, 0);
+			if (!rec || keep(rec, output, r, g))
+				return EL_EXIT_VMM;
+			continue;
+		}
+		for (unsigned run = 1; run <= m->repeat; run++) {
+			int code;
+
+			rec = run_one(m, mv, &host, &code);
+			if (!rec)
+				return EL_EXIT_VMM;
+			if (trace_skipped(m, rec, ev->name)) {
+				tag(rec, m, mv, 0);
+				if (keep(rec, output, r, g))
+					return EL_EXIT_VMM;
+				break;
+			}
+			tag(rec, m, mv, run);
+			progress(++k, total, ev->name, run, m->repeat, rec);
+			if (keep(rec, output, r, g)) {
+				fprintf(stderr, "entrylab matrix: stopping: records cannot be "
+						"written\n");
+				return EL_EXIT_VMM;
+			}
+			ran++;
+			if (code && !exit_code)
+				exit_code = code;
+		}
+	}
+	/* Baselines by name: one left out by --only falls back in report_resolve_baselines. */
+	for (unsigned i = 0; i < m->nv; i++) {
+		const struct exp_variant *ev = &m->exp.variants[m->v[i].index];
+
+		r->g[i].baseline = report_find(r, m->exp.variants[ev->baseline].name);
+	}
+	r->base = report_find(r, m->exp.variants[m->exp.baseline].name);
+	report_resolve_baselines(r);
+	return !ran && m->nv ? EL_EXIT_UNSUPPORTED : exit_code;
+}

@@ -1,0 +1,272 @@
+/*
+ * The nested runner (nested.h): no usable /dev/kvm here, so the same
+ * entrylab command runs inside a small Linux VM that has one.
+ *
+ * How it is put together:
+ * - The VM: qemu-system-x86_64 -machine q35 -accel tcg -cpu max (TCG emulates
+ *   SVM, so Debian's kvm_amd loads and /dev/kvm works inside), one vCPU,
+ *   2 GiB (ENTRYLAB_NESTED_MEMORY).  The kernel is Debian's linux-image,
+ *   fetched by harness/nested/fetch-kernel.sh, which unpacks vmlinux from
+ *   it because booting the ELF through its PVH note skips the bzImage
+ *   decompressor, which under TCG costs more than a second per boot; qboot
+ *   (when installed) instead of SeaBIOS saves another ~0.2 s.  Measured on
+ *   a 2-core EPYC host: QEMU start to /dev/kvm ready in 2.2-2.6 s.
+ * - The initramfs is two newc archives back to back (the kernel unpacks
+ *   both): base.cpio (uncompressed: gunzip under TCG costs ~0.25 s), made
+ *   by harness/nested/nested.cmake (busybox-static, the modules,
+ *   harness/nested/init), and a per-command archive built here
+ *   in memory: /nested/entrylab (this very binary, /proc/self/exe; it must be
+ *   static), /nested/cmd (argv as a shell fragment) and the host's cwd and
+ *   the files the command names (nested_run's files) at their host paths, so
+ *   relative paths in argv mean the same thing inside.  The whole initramfs
+ *   goes to QEMU as a memfd: no temporary files to clean up.
+ * - The inner command is argv unchanged, run with ENTRYLAB_NESTED_INNER=1
+ *   (nested_is_inner(): records say host.kvm "nested", no recursion) and
+ *   ENTRYLAB_NESTED_OUTPUT naming the file it must append records to
+ *   (nested_inner_output()), whatever -o said.
+ * - Four serial ports, each a pipe back to this process: ttyS0 the kernel
+ *   console and init's log (shown with -v or on failure), ttyS1 and ttyS2 the
+ *   inner stdout and stderr (forwarded as they come), ttyS3 the results
+ *   (nested_priv.h: "ELN1 ready|records N|fail|exit" lines).  init ships the
+ *   records file while the command runs, so a VM that dies keeps every
+ *   completed record; the host appends whole, valid lines only.
+ * - Deadlines: boot (QEMU start to "ready") ENTRYLAB_NESTED_BOOT_TIMEOUT,
+ *   default 120 s; whole run ENTRYLAB_NESTED_TIMEOUT, default the boot
+ *   allowance plus the larger of an hour and --repeat x (--timeout + 60 s).
+ *   QEMU is killed at either, and dies with us (PR_SET_PDEATHSIG).
+ * - Files: ENTRYLAB_NESTED_DIR, else the build's nested/ directory (compiled
+ *   in as EL_NESTED_DIR): base.cpio and kernel.  ENTRYLAB_QEMU names
+ *   another QEMU binary.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpio.h"
+#include "cpuid.h"
+#include "host_elf.h"
+#include "host_io.h"
+#include "kvm.h"
+#include "nested.h"
+#include "nested_priv.h"
+#include "status.h"
+
+#ifndef EL_NESTED_DIR
+#define EL_NESTED_DIR NULL
+#endif
+
+
+static char unusable_reason[256];
+
+bool nested_kvm_usable(void)
+{
+	const char *force = getenv("ENTRYLAB_FORCE_NESTED");
+	int kvm, vm, version;
+
+	if (force && *force && strcmp(force, "0")) {
+		snprintf(unusable_reason, sizeof(unusable_reason), "ENTRYLAB_FORCE_NESTED is set");
+		return false;
+	}
+	kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (kvm < 0) {
+		snprintf(unusable_reason, sizeof(unusable_reason), "/dev/kvm: %s", strerror(errno));
+		return false;
+	}
+	version = __kvm_ioctl(kvm, KVM_GET_API_VERSION, 0);
+	if (version != KVM_API_VERSION) {
+		snprintf(unusable_reason, sizeof(unusable_reason),
+			 "KVM_GET_API_VERSION is %d, not %d", version, KVM_API_VERSION);
+		close(kvm);
+		return false;
+	}
+	do
+		vm = __kvm_ioctl(kvm, KVM_CREATE_VM, 0);
+	while (vm < 0 && errno == EINTR);
+	if (vm < 0) {
+		snprintf(unusable_reason, sizeof(unusable_reason), "KVM_CREATE_VM failed: %s",
+			 strerror(errno));
+		close(kvm);
+		return false;
+	}
+	close(vm);
+	/*
+	 * Some /dev/kvm implementations (e.g. kvm_pvm) run guests but ignore
+	 * KVM_SET_CPUID2: --cpu toggles would silently do nothing there.
+	 */
+	if (cpuid_kvm_honoured(kvm) != 1) {
+		snprintf(unusable_reason, sizeof(unusable_reason),
+			 "this host's /dev/kvm ignores KVM_SET_CPUID2 (CPU feature toggles "
+			 "would not reach the guest)");
+		close(kvm);
+		return false;
+	}
+	close(kvm);
+	return true;
+}
+
+bool nested_is_inner(void)
+{
+	const char *v = getenv(NESTED_ENV_INNER);
+
+	return v && !strcmp(v, "1");
+}
+
+const char *nested_inner_output(void)
+{
+	return nested_is_inner() ? getenv(NESTED_ENV_OUTPUT) : NULL;
+}
+
+/* The inner binary runs without a loader: refuse a dynamic one up front. */
+static bool self_is_static(void)
+{
+	char err[256];
+	size_t len;
+	char *image = io_read_file("/proc/self/exe", 256u << 20, &len, err, sizeof(err));
+	Elf *e = image ? host_elf_open(image, len, NULL, 0) : NULL;
+	bool ok = e && !host_elf_has_interp(e);
+
+	if (e)
+		elf_end(e);
+	free(image);
+	return ok;
+}
+
+static int build_command(struct el_cpio *c, int argc, char **argv, const char *const *files)
+{
+	char cwd[4096], path[8192], *script;
+	struct stat st;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		strcpy(cwd, "/");
+	el_cpio_add_dir(c, "nested", 0755);
+	el_cpio_add_host_file(c, "nested/entrylab", 0755, "/proc/self/exe");
+	script = nested_cmd_script(argc, argv, cwd);
+	if (!script) {
+		snprintf(c->error, sizeof(c->error), "out of memory");
+		return -1;
+	}
+	el_cpio_add_file(c, "nested/cmd", 0644, script, strlen(script));
+	free(script);
+	if (strcmp(cwd, "/")) {
+		el_cpio_add_parents(c, cwd);
+		el_cpio_add_dir(c, cwd, 0755);
+	}
+	for (size_t i = 0; files && files[i]; i++) {
+		if (!nested_path_join(cwd, files[i], path, sizeof(path)) || !strcmp(path, "/")) {
+			snprintf(c->error, sizeof(c->error), "%s: path too long or not a file",
+				 files[i]);
+			return -1;
+		}
+		el_cpio_add_parents(c, path);
+		el_cpio_add_host_file(c, path, stat(files[i], &st) ? 0644 : st.st_mode & 0777,
+				      files[i]);
+	}
+	return el_cpio_finish(c);
+}
+
+/* base.cpio, zeros to a 4-byte boundary (where the unpacker looks), then ours. */
+static int initrd_memfd(const char *base, const struct el_cpio *c)
+{
+	static const char zeros[4];
+	char buf[65536];
+	ssize_t n;
+	off_t total = 0;
+	int in, fd = memfd_create("entrylab-nested-initrd", MFD_CLOEXEC);
+
+	in = open(base, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || in < 0)
+		goto fail;
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		if (!io_write_all(fd, buf, (size_t)n))
+			goto fail;
+		total += n;
+	}
+	if (n < 0 || !io_write_all(fd, zeros, (size_t)((4 - total % 4) % 4)) ||
+	    !io_write_all(fd, c->buf, c->len))
+		goto fail;
+	close(in);
+	return fd;
+fail:
+	fprintf(stderr, "entrylab: nested runner: building the initramfs from %s failed: %s\n",
+		base, strerror(errno));
+	if (in >= 0)
+		close(in);
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+static const char *nested_dir(void)
+{
+	const char *dir = getenv("ENTRYLAB_NESTED_DIR");
+
+	return dir && *dir ? dir : EL_NESTED_DIR;
+}
+
+static bool nested_files(char *base, char *kernel, size_t cap)
+{
+	const char *dir = nested_dir();
+
+	if (!dir) {
+		fprintf(stderr, "entrylab: nested runner: this build has no nested runner files; "
+				"configure with -DENTRYLAB_NESTED=ON and build, or set "
+				"ENTRYLAB_NESTED_DIR\n");
+		return false;
+	}
+	snprintf(base, cap, "%s/base.cpio", dir);
+	snprintf(kernel, cap, "%s/kernel", dir);
+	if (access(base, R_OK) || access(kernel, R_OK)) {
+		fprintf(stderr, "entrylab: nested runner: %s is missing (%s); run "
+				"harness/nested/fetch-kernel.sh build/nested/cache, then "
+				"cmake --build build (the README's set-up does both), or point "
+				"ENTRYLAB_NESTED_DIR at a directory holding base.cpio and kernel\n",
+			access(base, R_OK) ? base : kernel, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+int nested_run(const struct nested_request *r)
+{
+	char base[4096], kernel[4096];
+	struct el_cpio c;
+	int fd, rc;
+
+	if (nested_is_inner()) {
+		fprintf(stderr, "entrylab: nested runner: /dev/kvm is not usable inside the nested "
+				"VM either (%s); check the VM's console with -v\n",
+			unusable_reason[0] ? unusable_reason : "forced");
+		return EL_EXIT_VMM;
+	}
+	fprintf(stderr, "entrylab: no usable /dev/kvm here (%s): running this command in a "
+			"QEMU TCG VM with nested SVM. Timings there are not meaningful; PCID "
+			"and the PMU are unavailable under TCG.\n",
+		unusable_reason[0] ? unusable_reason : "--nested");
+	if (!nested_files(base, kernel, sizeof(base)))
+		return EL_EXIT_VMM;
+	if (!self_is_static()) {
+		fprintf(stderr, "entrylab: nested runner: this entrylab is dynamically linked and "
+				"cannot run inside the VM; rebuild with -DENTRYLAB_STATIC=ON\n");
+		return EL_EXIT_VMM;
+	}
+	el_cpio_init(&c);
+	if (build_command(&c, r->argc, r->argv, r->files)) {
+		fprintf(stderr, "entrylab: nested runner: %s\n", c.error);
+		el_cpio_free(&c);
+		return EL_EXIT_VMM;
+	}
+	fd = initrd_memfd(base, &c);
+	el_cpio_free(&c);
+	if (fd < 0)
+		return EL_EXIT_VMM;
+	rc = nested_session(r, fd, kernel);
+	close(fd);
+	if (r->output_path)
+		fprintf(stderr, "entrylab: records appended to %s\n", r->output_path);
+	return rc;
+}

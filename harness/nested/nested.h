@@ -1,0 +1,53 @@
+/*
+ * The nested runner: on a host without a usable /dev/kvm, entrylab re-runs
+ * the same command inside a small Linux VM (QEMU TCG, -cpu max, nested SVM)
+ * whose initramfs holds a static entrylab; records, stdout, stderr and the
+ * exit status come back to the host.
+ */
+#ifndef EL_NESTED_H
+#define EL_NESTED_H
+
+#include <stdbool.h>
+
+/* --nested, --no-nested, or neither (use it when /dev/kvm is not usable). */
+enum el_nested_mode { EL_NESTED_AUTO, EL_NESTED_FORCE, EL_NESTED_FORBID };
+
+/* True when this process can create a VM on /dev/kvm. */
+bool nested_kvm_usable(void);
+
+/* True when running as the inner entrylab inside the nested VM. */
+bool nested_is_inner(void);
+
+/*
+ * Inside the nested VM: the file the inner entrylab must append its records
+ * to, instead of -o or the default under results/ (a regular file the VM's
+ * init ships back to the host's output file while the command runs).
+ * NULL when not inner.
+ */
+const char *nested_inner_output(void);
+
+/*
+ * What the nested runner runs: the command, parsed by the caller, and what
+ * the runner needs to know of it.  argv is main()'s, forwarded as given
+ * (argv[1] is the subcommand); the inner command sees the host's cwd, so
+ * relative paths still work.
+ */
+struct nested_request {
+	int argc;
+	char **argv;
+	const char *output_path;   /* host file the inner records are appended to; NULL: none */
+	const char *const *files;  /* host files the command needs (--exec, --kernel), NULL-ended;
+				      they appear inside at the same paths */
+	bool verbose;              /* -v: the VM's console and timings on stderr */
+	double timeout_s;          /* the command's per-boot --timeout; 0 = none */
+	unsigned boots;            /* boots the command does (repeats x variants), for the deadline */
+};
+
+/*
+ * Runs the request's command in the nested VM and returns the inner
+ * process's exit status (or an EL_EXIT_* code if the runner itself failed,
+ * with a message naming the problem and the fix).
+ */
+int nested_run(const struct nested_request *r);
+
+#endif

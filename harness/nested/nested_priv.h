@@ -1,0 +1,120 @@
+/*
+ * Inside the nested runner (nested.h is the outside): the pure pieces that
+ * the unit tests reach (command encoding, result stream, record lines) and
+ * the QEMU launcher.  The protocol with harness/nested/init is described at
+ * the top of nested.c.
+ */
+#ifndef EL_NESTED_PRIV_H
+#define EL_NESTED_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Environment the VM's init gives the inner entrylab. */
+#define NESTED_ENV_INNER "ENTRYLAB_NESTED_INNER"
+#define NESTED_ENV_OUTPUT "ENTRYLAB_NESTED_OUTPUT"
+
+/* quiet: the console is only shown with -v or on failure; the crypto self-tests cost ~0.2 s */
+#define NESTED_KERNEL_APPEND "console=ttyS0 quiet loglevel=3 panic=-1 cryptomgr.notests"
+
+/* ---- nested_proto.c: what goes into the VM and what comes back ---- */
+
+/*
+ * The shell fragment /nested/cmd that init sources: EL_CWD='...' and
+ * `set -- 'arg1' 'arg2' ...` (argv[1..argc-1]), every word single-quoted.
+ * Returns a malloc'd string, NULL when out of memory.
+ */
+char *nested_cmd_script(int argc, char *const *argv, const char *cwd);
+
+/* Writes word to f as one single-quoted shell word. */
+void nested_shell_quote(FILE *f, const char *word);
+
+/* Lexically joins cwd and path (absolute path: itself), folding "." and "..". */
+bool nested_path_join(const char *cwd, const char *path, char *out, size_t cap);
+
+/*
+ * The results channel, "ELN1 <verb> ...\n" lines from init:
+ *   ready UPTIME    the VM is up and /dev/kvm works; the inner command starts
+ *   records N       followed by N raw bytes appended to the inner records file
+ *   fail TEXT       init could not run the command
+ *   exit STATUS     the inner command's exit status (the last line)
+ */
+typedef void nested_bytes_fn(void *ctx, const char *data, size_t len);
+
+struct nested_stream {
+	nested_bytes_fn *records; /* receives record bytes as they arrive */
+	void *ctx;
+	char line[512];
+	size_t line_len;
+	size_t records_left; /* raw bytes still due for the current "records N" */
+	bool ready, exited, failed;
+	double ready_uptime; /* guest uptime at "ready", seconds */
+	int exit_status;
+	char fail_msg[400];
+	char error[160]; /* first protocol violation, "" if none */
+};
+
+void nested_stream_init(struct nested_stream *s, nested_bytes_fn *records, void *ctx);
+void nested_stream_feed(struct nested_stream *s, const char *data, size_t len);
+
+/*
+ * Record lines: bytes in, whole validated lines appended to the host file
+ * (one write per batch, rolled back if torn), partial lines held back.
+ */
+struct nested_records {
+	const char *path; /* host output file; NULL: records are dropped */
+	int fd;           /* opened on the first complete line */
+	char *pending;    /* bytes after the last newline */
+	size_t pending_len, pending_cap;
+	unsigned long written, rejected;
+	bool failed; /* the host file could not be written; message printed */
+};
+
+void nested_records_init(struct nested_records *r, const char *path);
+nested_bytes_fn nested_records_feed; /* ctx: struct nested_records */
+/* Closes the file; returns the number of bytes of an unfinished last line (dropped). */
+size_t nested_records_close(struct nested_records *r);
+
+/* ---- nested_qemu.c: one QEMU run with its four serial ports piped back ---- */
+
+enum nested_chan { NESTED_CONSOLE, NESTED_STDOUT, NESTED_STDERR, NESTED_RESULTS, NESTED_DIAG,
+		   NESTED_NR_CHAN };
+
+struct nested_vm {
+	const char *qemu;   /* executable (PATH is searched) */
+	const char *kernel; /* vmlinux (PVH) or vmlinuz */
+	int initrd_fd;      /* the whole initramfs, passed to QEMU as /dev/fd/N */
+	const char *append;
+	const char *bios; /* NULL: QEMU's default (SeaBIOS) */
+	const char *memory;
+	double boot_timeout_s; /* QEMU start to "ready" */
+	double total_timeout_s;
+	bool verbose;
+	/* called with every chunk read from a channel (NESTED_DIAG: QEMU's own output) */
+	void (*chunk)(void *ctx, enum nested_chan ch, const char *data, size_t len);
+	void *ctx;
+	/* polled after each results chunk; true once the VM said "ready" */
+	bool (*is_ready)(void *ctx);
+};
+
+enum nested_end { NESTED_END_EXITED, NESTED_END_BOOT_TIMEOUT, NESTED_END_TIMEOUT,
+		  NESTED_END_SPAWN_FAILED };
+
+struct nested_outcome {
+	enum nested_end end;
+	int wait_status;  /* QEMU's, from waitpid (NESTED_END_EXITED) */
+	double boot_s;    /* QEMU start to "ready"; < 0 if never */
+	double wall_s;
+	char detail[256]; /* spawn failure: what and why */
+};
+
+void nested_qemu_run(const struct nested_vm *vm, struct nested_outcome *out);
+
+/* ---- nested_session.c: one VM run, its channels routed, its outcome judged ---- */
+
+/* Returns the inner exit status, or an EL_EXIT_* code after saying why. */
+struct nested_request;
+int nested_session(const struct nested_request *r, int initrd_fd, const char *kernel);
+
+#endif

@@ -1,0 +1,242 @@
+/*
+ * `entrylab trace`: the guest under QEMU TCG with our plugin (eltrace,
+ * harness/trace/) counting every instruction between the region markers.
+ * The pieces, one file each: the QEMU command (trace_qemu.c) and process
+ * (trace_spawn.c, started by harness/qemu/), the plugin's output
+ * (trace_parse.c), the console (trace_console.c), how it ended
+ * (trace_outcome.c), symbols (trace_syms.c, on common/host_elf.c),
+ * attribution (trace_attr.c), output (trace_report.c, trace_listing.c) and
+ * one trace as functions (trace_once.c).  The command's options and output
+ * are cli/cli_trace.c and cli/cmd_trace.c.  harness/trace/README.md
+ * documents the whole.
+ */
+#ifndef EL_TRACE_H
+#define EL_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cpuid.h"
+#include "entrylab/abi.h"
+#include "program.h"
+#include "request.h"
+#include "run.h"
+
+/* The plugin, embedded at build time (harness/trace/trace.cmake). */
+extern const unsigned char entrylab_trace_plugin[], entrylab_trace_plugin_end[];
+
+/* Guest virtual addresses the trace splits on (DESIGN.md, "Measuring without a PMU"). */
+#define EL_TRACE_USER_END 0x0000800000000000ull
+#define EL_TRACE_VSYSCALL 0xffffffffff600000ull
+#define EL_TRACE_VSYSCALL_END 0xffffffffff601000ull
+/* Fixed guest wall clock (2024-01-01T00:00:00Z): nothing in a trace depends on the host's. */
+#define EL_TRACE_EPOCH_S 1704067200ull
+/* Largest plugin output read back (a --listing of a big region is tens of MB). */
+#define TRACE_PLUGIN_OUT_MAX (1ull << 30)
+/* A trace's defaults where a run's differ: TCG is slower than KVM. */
+#define EL_TRACE_MEMORY (256ull << 20)
+#define EL_TRACE_TIMEOUT 600.0
+
+/* What a trace adds to a run request (trace's own options). */
+struct el_trace_opts {
+	bool listing;     /* --listing: every instruction with its count */
+	const char *qemu; /* --qemu FILE; NULL = $ENTRYLAB_QEMU or qemu-system-x86_64 */
+	unsigned top;     /* --top N: symbols in the table (0 = default) */
+};
+
+/* ---- the QEMU process (trace_qemu.c) -------------------------------------- */
+
+/*
+ * QEMU's -cpu for a --cpu request: "max" plus feat=on|off per toggle.
+ * -1 with a message in err for a feature TCG can never give (+arch-perfmon,
+ * +kvmclock); QEMU's own `enforce` refuses the others.
+ */
+int trace_qemu_cpu(const struct el_cpu_request *req, char *out, size_t len, char *err,
+		   size_t errlen);
+/* Guest command line: append, the fixed wall clock, " -- " and the program's arguments. */
+int trace_guest_cmdline(char *out, size_t len, const char *append, const char *init_args,
+			char *err, size_t errlen);
+
+struct el_trace_run {
+	int exit_code;       /* QEMU's exit status when it exited */
+	int signal;          /* the signal that ended it, 0 if none */
+	bool timed_out;      /* --timeout expired: QEMU was killed */
+	bool spawn_failed;   /* QEMU could not be started (message in err) */
+	bool no_qemu;        /* ... because there is no such executable */
+	char *console;       /* COM1 (malloc'd, NUL-terminated) */
+	size_t console_len;
+	char *qemu_err;      /* QEMU's stderr (malloc'd, NUL-terminated) */
+	char *plugin_out;    /* the plugin's output file, NULL if it wrote none */
+	size_t plugin_out_len;
+	double wall_ms;
+	char cpu[512];       /* -cpu as given to QEMU */
+	char qemu[256];      /* the QEMU binary */
+	char err[512];
+};
+
+/* One trace: the request, its spec and programs (the caller's), the options, the markers. */
+struct el_trace_job {
+	const struct el_run_request *req;
+	const struct el_run_spec *spec;
+	const struct el_programs *prog;
+	struct el_trace_opts opts;
+	uint64_t begin, end; /* filled by trace_prepare */
+};
+
+/* Runs argv (argv[0] found in PATH), capturing stdout as the console; -v echoes it. */
+void trace_spawn(const char *const argv[], double timeout_s, bool echo, struct el_trace_run *r);
+
+/* Writes the images to a private directory, runs QEMU, collects everything, cleans up. */
+void trace_qemu_run(const struct el_trace_job *job, struct el_trace_run *r);
+void trace_run_free(struct el_trace_run *r);
+
+/* ---- the plugin's output (trace_parse.c) ------------------------------------ */
+
+struct el_trace_insn {
+	uint64_t vaddr;
+	uint64_t count; /* executions inside the region */
+	uint64_t first; /* rank of its first execution there (listing), 0 unknown */
+	uint8_t size;
+	uint8_t bytes[16];
+	char *disas; /* NULL without --listing */
+};
+
+struct el_trace_data {
+	uint64_t begin, end;   /* the markers the plugin was given */
+	uint64_t windows;      /* closed begin..end windows */
+	bool open;             /* a window began and never ended */
+	uint64_t executed;     /* instructions of the whole run */
+	bool plugin_error;     /* the plugin says its counts are incomplete */
+	struct el_trace_insn *insns;
+	size_t n;
+};
+
+/* 0, or -1 with a message in err (the text is the plugin's, checked as untrusted). */
+int trace_parse(const char *text, size_t len, struct el_trace_data *d, char *err, size_t errlen);
+void trace_data_free(struct el_trace_data *d);
+
+/* ---- the console (trace_console.c) ------------------------------------------ */
+
+/* Boot report lines -> report fields (cpuid, CR0/4, EFER, config, self-checks); true if found. */
+bool trace_console_boot(const char *con, struct el_report *boot);
+/* "[vdso] NAME at ADDR": the image's name ("lfence-branch") and base; false if none. */
+bool trace_console_vdso(const char *con, char *name, size_t namelen, uint64_t *base);
+/* "... exited with status N" (last one); false if none. */
+bool trace_console_exit_status(const char *con, int *status);
+/* The guest kernel said it panicked or took a fatal exception. */
+bool trace_console_panicked(const char *con);
+
+/* What QEMU's exit, its stderr, the console and the plugin's output say happened. */
+void trace_outcome(const struct el_trace_run *q, const struct el_trace_data *d, bool have_data,
+		   struct el_run_result *res);
+
+/* ---- symbols (trace_syms.c) ------------------------------------------------- */
+
+struct el_sym {
+	uint64_t addr, size; /* size 0: an assembler label, it extends to the next symbol */
+	const char *name;    /* into the table's strings */
+	uint8_t sized_func;  /* STT_FUNC with a size: wins over labels inside it */
+	uint8_t global;      /* binding: 2 global, 1 weak, 0 local */
+};
+
+struct el_symtab {
+	const char *image;   /* "kernel", "program", "vdso" */
+	struct el_sym *syms; /* sorted by addr */
+	size_t n;
+	char *strings;
+#define EL_SYMTAB_RANGES 8
+	uint64_t lo[EL_SYMTAB_RANGES], hi[EL_SYMTAB_RANGES]; /* executable segments, biased */
+	unsigned nranges;    /* where this table applies */
+};
+
+/*
+ * Code symbols (FUNC and labels in executable sections) of an ELF image,
+ * from .symtab, else .dynsym, plus bias.  0, or -1 with a message in err.
+ */
+int symtab_load(struct el_symtab *t, const char *image, const void *elf, size_t len,
+		uint64_t bias, char *err, size_t errlen);
+void symtab_free(struct el_symtab *t);
+/* Symbol containing addr and the offset into it; NULL outside the segments or before the first. */
+const struct el_sym *symtab_lookup(const struct el_symtab *t, uint64_t addr, uint64_t *off);
+
+/* ---- attribution (trace_attr.c) ------------------------------------------- */
+
+enum el_trace_space { EL_TRACE_USER, EL_TRACE_KERNEL };
+
+struct el_trace_maps {
+	const struct el_symtab *tabs[4]; /* tried in order; NULL entries skipped */
+	unsigned n;
+};
+
+/* Privilege by address: the user half and the vsyscall page (CPL 3) are user. */
+enum el_trace_space trace_space(uint64_t vaddr);
+
+struct el_trace_where {
+	const char *image;  /* "kernel", "program", "vdso", "vsyscall", "unknown" */
+	char name[128];     /* symbol, or "[vsyscall] time", or "[unknown user]" */
+	uint64_t off;       /* into the symbol */
+};
+void trace_where(const struct el_trace_maps *m, uint64_t vaddr, struct el_trace_where *w);
+
+struct el_trace_symcount {
+	char name[128];
+	const char *image;
+	enum el_trace_space space;
+	uint64_t count;
+};
+
+struct el_trace_totals {
+	uint64_t user, kernel;
+	struct el_trace_symcount *syms; /* sorted by count, then name */
+	size_t nsyms;
+};
+
+/* Sums the instructions by privilege and by symbol. 0, or -1 out of memory. */
+int trace_totals(const struct el_trace_data *d, const struct el_trace_maps *m,
+		 struct el_trace_totals *t);
+void trace_totals_free(struct el_trace_totals *t);
+
+/* ---- output (trace_report.c, trace_listing.c) --------------------------------- */
+
+struct json_object;
+/* The record's "trace" object. iterations 0 = unknown (per_iter null). */
+struct json_object *trace_json(const struct el_trace_data *d, const struct el_trace_totals *t,
+			       uint64_t iterations);
+struct el_run_result;
+/* The table on stdout: status, user/kernel split, top symbols, per iteration. */
+void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_result *res,
+		   const struct el_trace_data *d, const struct el_trace_totals *t,
+		   const char *output);
+void trace_csv(FILE *f, const char *sep, const struct el_trace_data *d,
+	       const struct el_trace_totals *t, uint64_t iterations);
+/* Every instruction of the region once, in order of first execution, under its symbol. */
+void trace_listing(FILE *f, const struct el_trace_data *d, const struct el_trace_maps *m,
+		   uint64_t iterations);
+
+
+/* ---- one trace as functions (cmd_trace.c), for commands that trace many times (matrix) ---- */
+
+/* Everything one trace leaves behind; the record points into none of it. */
+struct el_trace_result {
+	struct el_trace_run q;
+	struct el_trace_data d;
+	struct el_trace_totals t;
+	struct el_symtab tabs[3];
+	struct el_trace_maps m;
+	bool have_data; /* d and t hold the region's counts */
+};
+
+/*
+ * With job->req, spec, prog and opts set (the request finished and its
+ * programs prepared): QEMU's -cpu checked, the region markers found.  0, or
+ * an EL_EXIT_* code after printing why.
+ */
+int trace_prepare(struct el_trace_job *job);
+/* Runs QEMU once; the record (caller puts it), *res and *out (free with trace_result_free). */
+struct json_object *trace_once(const struct el_trace_job *job, struct el_run_result *res,
+			       struct el_trace_result *out);
+void trace_result_free(struct el_trace_result *out);
+
+#endif

@@ -1,0 +1,195 @@
+/*
+ * The QEMU side of `entrylab trace`: the -cpu and guest command line for a
+ * request, the images written to a private directory, qemu-system-x86_64
+ * run with the plugin (console and stderr captured, --timeout enforced),
+ * and the plugin's output read back.  QEMU runs directly, TCG by design: a
+ * trace never needs /dev/kvm or the nested runner.
+ *
+ * Determinism: -icount shift=0,sleep=off makes guest time advance exactly
+ * 1 ns per instruction (the TSC reads 1 GHz), so timer-driven code runs at
+ * the same instruction every time; the wall clock is fixed (-rtc base and
+ * el.epoch_ns).  What the program prints as "ns" is then an instruction
+ * count of its own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host_io.h"
+#include "pvh_start.h"
+#include "trace.h"
+
+/*
+ * Our feature names are QEMU's, except these; and TCG can never give them
+ * (QEMU would accept pmu=on and kvmclock=on silently and offer nothing).
+ */
+static const struct {
+	enum el_feature f;
+	const char *qemu_name;
+	const char *why;
+} qemu_names[] = {
+	{EL_FEAT_ARCH_PERFMON, "pmu", "QEMU TCG has no PMU (a trace counts instructions exactly "
+				      "without one)"},
+	{EL_FEAT_KVMCLOCK, "kvmclock", "kvmclock is KVM's paravirtual clock; QEMU TCG has none"},
+};
+
+int trace_qemu_cpu(const struct el_cpu_request *req, char *out, size_t len, char *err,
+		   size_t errlen)
+{
+	size_t used = (size_t)snprintf(out, len, "max");
+
+	for (unsigned f = 0; f < EL_FEAT_COUNT; f++) {
+		const char *name = el_features[f].name, *never = NULL;
+		int n;
+
+		if (req->feat[f] == EL_REQ_DEFAULT)
+			continue;
+		for (size_t i = 0; i < sizeof(qemu_names) / sizeof(qemu_names[0]); i++)
+			if (qemu_names[i].f == f) {
+				name = qemu_names[i].qemu_name;
+				never = qemu_names[i].why;
+			}
+		if (req->feat[f] == EL_REQ_ON && never) {
+			snprintf(err, errlen, "+%s: %s; drop it or use -%s", el_features[f].name,
+				 never, el_features[f].name);
+			return -1;
+		}
+		n = snprintf(out + used, len - used, ",%s=%s", name,
+			     req->feat[f] == EL_REQ_ON ? "on" : "off");
+		if (n < 0 || (size_t)n >= len - used)
+			return snprintf(err, errlen, "the -cpu string is too long"), -1;
+		used += (size_t)n;
+	}
+	/* As entrylab does on KVM: a feature asked for and not given is an error. */
+	if (used + 9 >= len)
+		return snprintf(err, errlen, "the -cpu string is too long"), -1;
+	strcat(out, ",enforce");
+	return 0;
+}
+
+int trace_guest_cmdline(char *out, size_t len, const char *append, const char *init_args,
+			char *err, size_t errlen)
+{
+	size_t max = len < EL_CMDLINE_MAX ? len : EL_CMDLINE_MAX;
+	int n = snprintf(out, max, "%s%sel.epoch_ns=%" PRIu64 "000000000%s%s", append ? append : "",
+			 append && *append ? " " : "", (uint64_t)EL_TRACE_EPOCH_S,
+			 init_args && *init_args ? " -- " : "", init_args ? init_args : "");
+
+	if (n < 0 || (size_t)n >= max) {
+		snprintf(err, errlen, "the guest command line would be %d bytes; the limit is %zu: "
+				      "shorten --append or the program's arguments", n, max - 1);
+		return -1;
+	}
+	return 0;
+}
+
+/* The private directory of one trace and the files in it. */
+struct trace_dir {
+	char path[256];
+	char kernel[300], initrd[300], plugin[300], counts[300];
+};
+
+static int dir_make(struct trace_dir *d, const struct el_run_spec *spec, char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	/* QEMU's option syntax takes ',' as a separator: keep it out of the paths. */
+	if (strchr(tmp, ',') || strlen(tmp) > 200) {
+		snprintf(err, errlen, "TMPDIR '%s' contains a comma or is too long for QEMU's "
+				      "options; set TMPDIR to another directory", tmp);
+		return -1;
+	}
+	snprintf(d->path, sizeof(d->path), "%s/entrylab-trace-XXXXXX", tmp);
+	if (!mkdtemp(d->path)) {
+		snprintf(err, errlen, "cannot create a directory in %s: %s; set TMPDIR to a "
+				      "writable directory", tmp, strerror(errno));
+		d->path[0] = '\0';
+		return -1;
+	}
+	snprintf(d->kernel, sizeof(d->kernel), "%s/kernel", d->path);
+	snprintf(d->initrd, sizeof(d->initrd), "%s/initrd.cpio", d->path);
+	snprintf(d->plugin, sizeof(d->plugin), "%s/eltrace.so", d->path);
+	snprintf(d->counts, sizeof(d->counts), "%s/counts", d->path);
+	if (io_write_new_file(d->kernel, spec->kernel, spec->kernel_len, err, errlen) ||
+	    io_write_new_file(d->initrd, spec->initrd, spec->initrd_len, err, errlen) ||
+	    io_write_new_file(d->plugin, entrylab_trace_plugin,
+		       (size_t)(entrylab_trace_plugin_end - entrylab_trace_plugin), err, errlen))
+		return -1;
+	return 0;
+}
+
+static void dir_remove(struct trace_dir *d)
+{
+	if (!d->path[0])
+		return;
+	unlink(d->kernel);
+	unlink(d->initrd);
+	unlink(d->plugin);
+	unlink(d->counts);
+	rmdir(d->path);
+}
+
+static const char *qemu_binary(const struct el_trace_opts *opts)
+{
+	const char *env = getenv("ENTRYLAB_QEMU");
+
+	if (opts->qemu)
+		return opts->qemu;
+	return env && *env ? env : "qemu-system-x86_64";
+}
+
+void trace_qemu_run(const struct el_trace_job *job, struct el_trace_run *r)
+{
+	const struct el_trace_opts *opts = &job->opts;
+	const struct el_run_spec *spec = job->spec;
+	struct trace_dir d = {0};
+	char cmdline[EL_CMDLINE_MAX], mem[32], plugin[1024];
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->qemu, sizeof(r->qemu), "%s", qemu_binary(opts));
+	if (trace_qemu_cpu(&spec->cpu, r->cpu, sizeof(r->cpu), r->err, sizeof(r->err)) ||
+	    trace_guest_cmdline(cmdline, sizeof(cmdline), spec->append, spec->init_args, r->err,
+				sizeof(r->err)) ||
+	    dir_make(&d, spec, r->err, sizeof(r->err))) {
+		r->spawn_failed = true;
+		dir_remove(&d);
+		return;
+	}
+	snprintf(mem, sizeof(mem), "%lluM",
+		 (unsigned long long)((spec->mem_bytes + (1u << 20) - 1) >> 20));
+	snprintf(plugin, sizeof(plugin), "%s,begin=0x%llx,end=0x%llx,out=%s%s", d.plugin,
+		 (unsigned long long)job->begin, (unsigned long long)job->end, d.counts,
+		 opts->listing ? ",listing=on" : "");
+	trace_spawn((const char *const[]){
+			    r->qemu, "-accel", "tcg", "-cpu", r->cpu, "-m", mem, "-nodefaults",
+			    "-kernel", d.kernel, "-initrd", d.initrd, "-append", cmdline,
+			    "-display", "none", "-serial", "stdio", "-monitor", "none", "-no-reboot",
+			    "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
+			    "-icount", "shift=0,sleep=off",
+			    "-rtc", "base=2024-01-01T00:00:00,clock=vm", "-plugin", plugin, NULL},
+		     spec->timeout_s, spec->verbose, r);
+	if (!r->spawn_failed && !r->timed_out)
+		{
+		char why[300];
+
+		/* A missing file is the plugin not having run: the outcome says so. */
+		r->plugin_out = io_read_file(d.counts, TRACE_PLUGIN_OUT_MAX, &r->plugin_out_len,
+					     why, sizeof(why));
+	}
+	dir_remove(&d);
+}
+
+void trace_run_free(struct el_trace_run *r)
+{
+	free(r->console);
+	free(r->qemu_err);
+	free(r->plugin_out);
+	r->console = r->qemu_err = r->plugin_out = NULL;
+}

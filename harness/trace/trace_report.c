@@ -1,0 +1,147 @@
+/*
+ * A trace's results for people and machines: the record's "trace" object,
+ * the table on stdout (user/kernel split and top symbols, per iteration),
+ * and perf-stat-like CSV for -x.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "record.h"
+#include "trace.h"
+
+#define EL_TRACE_TOP 15
+
+static const char *space_name(enum el_trace_space s)
+{
+	return s == EL_TRACE_USER ? "user" : "kernel";
+}
+
+static struct json_object *per_iter(uint64_t v, uint64_t iterations)
+{
+	return json_object_new_double((double)v / (double)iterations);
+}
+
+struct json_object *trace_json(const struct el_trace_data *d, const struct el_trace_totals *t,
+			       uint64_t iterations)
+{
+	struct json_object *o = json_object_new_object(), *syms = json_object_new_array();
+	struct json_object *markers = json_object_new_object();
+	char hex[24];
+
+	json_object_object_add(o, "method", json_object_new_string("qemu-tcg-plugin"));
+	json_object_object_add(o, "user", json_object_new_int64((int64_t)t->user));
+	json_object_object_add(o, "kernel", json_object_new_int64((int64_t)t->kernel));
+	json_object_object_add(o, "total", json_object_new_int64((int64_t)(t->user + t->kernel)));
+	json_object_object_add(o, "iterations",
+			       iterations ? json_object_new_int64((int64_t)iterations) : NULL);
+	if (iterations) {
+		struct json_object *pi = json_object_new_object();
+
+		json_object_object_add(pi, "user", per_iter(t->user, iterations));
+		json_object_object_add(pi, "kernel", per_iter(t->kernel, iterations));
+		json_object_object_add(pi, "total", per_iter(t->user + t->kernel, iterations));
+		json_object_object_add(o, "per_iter", pi);
+	} else {
+		json_object_object_add(o, "per_iter", NULL);
+	}
+	json_object_object_add(o, "windows", json_object_new_int64((int64_t)d->windows));
+	json_object_object_add(o, "executed", json_object_new_int64((int64_t)d->executed));
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)d->begin);
+	json_object_object_add(markers, "begin", json_object_new_string(hex));
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)d->end);
+	json_object_object_add(markers, "end", json_object_new_string(hex));
+	json_object_object_add(o, "markers", markers);
+	for (size_t i = 0; i < t->nsyms; i++) {
+		struct json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "name", json_object_new_string(t->syms[i].name));
+		json_object_object_add(s, "count",
+				       json_object_new_int64((int64_t)t->syms[i].count));
+		json_object_object_add(s, "image", json_object_new_string(t->syms[i].image));
+		json_object_object_add(s, "space",
+				       json_object_new_string(space_name(t->syms[i].space)));
+		json_object_array_add(syms, s);
+	}
+	json_object_object_add(o, "symbols", syms);
+	return o;
+}
+
+static void row(FILE *f, const char *what, uint64_t v, uint64_t iterations)
+{
+	fprintf(f, "  %-10s %14llu", what, (unsigned long long)v);
+	if (iterations)
+		fprintf(f, " %14.2f", (double)v / (double)iterations);
+	fprintf(f, "\n");
+}
+
+void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_result *res,
+		   const struct el_trace_data *d, const struct el_trace_totals *t,
+		   const char *output)
+{
+	const struct el_run_request *r = job->req;
+	uint64_t it = r->iterations, total = t->user + t->kernel;
+	unsigned top = job->opts.top ? job->opts.top : EL_TRACE_TOP;
+
+	fprintf(f, "entrylab trace: %s", r->bench ? r->bench : r->exec);
+	for (int i = 0; i < r->nargs; i++)
+		fprintf(f, " %s", r->args[i]);
+	fprintf(f, "  [QEMU TCG, --cpu %s%s%s]\n", r->cpu_spec, *r->append ? ", --append " : "",
+		r->append);
+	fprintf(f, "status %s", record_status(res));
+	if (res->status == EL_RUN_OK)
+		fprintf(f, ", exit status %d", res->exit_status);
+	fprintf(f, "; %llu region window%s\n", (unsigned long long)d->windows,
+		d->windows == 1 ? "" : "s");
+	if (d->open)
+		fprintf(f, "the region began and never ended: counted up to the guest's exit\n");
+	else if (!d->windows)
+		fprintf(f, "the program never ran a region (EL_SYS_REGION begin/end): nothing "
+			   "to count\n");
+	fprintf(f, "\n");
+	fprintf(f, "  %-10s %14s %14s\n", "", "instructions", it ? "per iteration" : "");
+	row(f, "user", t->user, it);
+	row(f, "kernel", t->kernel, it);
+	row(f, "total", total, it);
+	if (!it)
+		fprintf(f, "  (iterations unknown: give -n for per-iteration counts)\n");
+	fprintf(f, "\n  %-36s %12s %12s %7s  %s\n", "symbol", "count", it ? "per iter" : "",
+		"share", "image");
+	for (size_t i = 0; i < t->nsyms && i < top; i++) {
+		const struct el_trace_symcount *s = &t->syms[i];
+		char pi[24] = "";
+
+		if (it)
+			snprintf(pi, sizeof(pi), "%.2f", (double)s->count / (double)it);
+		fprintf(f, "  %-36s %12llu %12s %6.1f%%  %s\n", s->name,
+			(unsigned long long)s->count, pi,
+			total ? 100.0 * (double)s->count / (double)total : 0.0, s->image);
+	}
+	if (t->nsyms > top)
+		fprintf(f, "  ... %zu more symbols (--top N, or the record's trace.symbols)\n",
+			t->nsyms - top);
+	if (output)
+		fprintf(f, "\nrecord appended to %s\n", output);
+}
+
+void trace_csv(FILE *f, const char *s, const struct el_trace_data *d,
+	       const struct el_trace_totals *t, uint64_t iterations)
+{
+	static const char *const names[] = {"instructions:u", "instructions:k", "instructions"};
+	uint64_t v[] = {t->user, t->kernel, t->user + t->kernel};
+
+	(void)d;
+	for (unsigned i = 0; i < 3; i++) {
+		fprintf(f, "%llu%s%s%s%s", (unsigned long long)v[i], s, s, names[i], s);
+		if (iterations)
+			fprintf(f, "%.2f", (double)v[i] / (double)iterations);
+		fprintf(f, "\n");
+	}
+	for (size_t i = 0; i < t->nsyms; i++) {
+		fprintf(f, "%llu%s%ssymbol:%s%s", (unsigned long long)t->syms[i].count, s, s,
+			t->syms[i].name, s);
+		if (iterations)
+			fprintf(f, "%.2f", (double)t->syms[i].count / (double)iterations);
+		fprintf(f, "%s%s\n", s, t->syms[i].image);
+	}
+}

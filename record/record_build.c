@@ -1,0 +1,244 @@
+/*
+ * Turns one run (spec + result) into its record object.  Everything the
+ * guest reported was validated by the exit loop; names come from the shared
+ * tables (features.def, knobs.h, selfcheck.def).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "entrylab/features.h"
+#include "entrylab/knobs.h"
+#include "entrylab/selfcheck.h"
+#include "hostout.h"
+#include "record.h"
+#include "status.h"
+
+static const struct {
+	const char *name;
+	int exit_code;
+} run_status[] = {
+	[EL_RUN_OK] = {EL_STATUS_OK, 0},
+	[EL_RUN_GUEST_CRASH] = {EL_STATUS_GUEST_CRASH, EL_EXIT_GUEST_CRASH},
+	[EL_RUN_GUEST_BAD_IO] = {EL_STATUS_GUEST_CRASH, EL_EXIT_GUEST_BAD_IO},
+	[EL_RUN_TIMEOUT] = {EL_STATUS_TIMEOUT, EL_EXIT_TIMEOUT},
+	[EL_RUN_VMM_ERROR] = {EL_STATUS_VMM_ERROR, EL_EXIT_VMM},
+	[EL_RUN_UNSUPPORTED] = {EL_STATUS_UNSUPPORTED, EL_EXIT_UNSUPPORTED},
+};
+
+const char *record_status(const struct el_run_result *res)
+{
+	return run_status[res->status].name;
+}
+
+int record_exit_code(const struct el_run_result *res)
+{
+	return res->status == EL_RUN_OK ? res->exit_status : run_status[res->status].exit_code;
+}
+
+static struct json_object *hex(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+	return json_object_new_string(buf);
+}
+
+static void put(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *config_obj(const uint8_t *values)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned i;
+
+	for (i = 0; i < EL_CFG_COUNT; i++) {
+		const char *name;
+
+		if (values[i] == EL_CONFIG_UNAVAILABLE)
+			name = "unavailable";
+		else if (values[i] == EL_CONFIG_UNSET)
+			continue;
+		else
+			name = el_config[i].values[values[i]];
+		put(o, el_config[i].key, json_object_new_string(name));
+	}
+	return o;
+}
+
+static struct json_object *cpuid_bits_obj(uint64_t bits)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned i;
+
+	for (i = 0; i < EL_FEAT_COUNT; i++)
+		put(o, el_features[i].name, json_object_new_boolean((bits >> i) & 1));
+	return o;
+}
+
+static struct json_object *vcpu_cpuid_obj(const struct el_cpuid *c)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned i;
+
+	for (i = 0; i < EL_FEAT_COUNT; i++)
+		put(o, el_features[i].name, json_object_new_boolean(cpuid_has(c, i)));
+	return o;
+}
+
+static struct json_object *selfcheck_obj(const struct el_report *r)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *checks = json_object_new_object();
+	bool all = true;
+	unsigned i;
+
+	for (i = 0; i < EL_SELFCHECK_COUNT; i++) {
+		const char *v = "not-run";
+
+		if (r->selfcheck_run & (1u << i)) {
+			v = (r->selfcheck_failed & (1u << i)) ? "failed" : "passed";
+			all = all && !(r->selfcheck_failed & (1u << i));
+		}
+		put(checks, el_selfchecks[i].name, json_object_new_string(v));
+	}
+	put(o, "passed", json_object_new_boolean(all && r->selfcheck_run));
+	put(o, "checks", checks);
+	return o;
+}
+
+static struct json_object *guest_obj(const struct el_run_result *res)
+{
+	struct json_object *g = json_object_new_object();
+	const struct el_report *b = &res->boot;
+
+	if (res->have_boot) {
+		put(g, "cpuid", cpuid_bits_obj(b->cpuid));
+		put(g, "cr0", hex(b->cr0));
+		put(g, "cr4", hex(b->cr4));
+		put(g, "efer", hex(b->efer));
+		put(g, "config", config_obj(b->config));
+		put(g, "requested", config_obj(b->requested));
+		put(g, "selfcheck", selfcheck_obj(b));
+		put(g, "pmu", record_guest_pmu_json(b));
+	}
+	put(g, "vcpu_cpuid", vcpu_cpuid_obj(&res->vcpu_cpuid));
+	if (res->have_run) {
+		put(g, "unknown_syscalls", json_object_new_int64((int64_t)res->run.unknown_syscalls));
+	} else if (res->have_boot) {
+		put(g, "unknown_syscalls", json_object_new_int64((int64_t)b->unknown_syscalls));
+	}
+	if (res->status == EL_RUN_OK)
+		put(g, "exit_status", json_object_new_int(res->exit_status));
+	else
+		put(g, "exit_status", NULL);
+	return g;
+}
+
+static struct json_object *region_obj(const struct el_run_result *res)
+{
+	const struct el_region *r = &res->run.region;
+	struct json_object *o;
+
+	if (!res->have_run || !r->valid)
+		return NULL;
+	o = json_object_new_object();
+	put(o, "tsc_ticks", json_object_new_int64((int64_t)(r->tsc_end - r->tsc_begin)));
+	put(o, "tsc_khz", json_object_new_int64((int64_t)(r->tsc_khz ? r->tsc_khz : res->tsc_khz)));
+	put(o, "exits", json_object_new_int64((int64_t)res->region_exits));
+	put(o, "syscalls", json_object_new_int64((int64_t)r->syscalls));
+	put(o, "page_faults", json_object_new_int64((int64_t)r->page_faults));
+	put(o, "interrupts", json_object_new_int64((int64_t)r->interrupts));
+	return o;
+}
+
+static struct json_object *request_obj(const struct el_run_request *req)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *ev = json_object_new_array();
+
+	put(o, "cpu", json_object_new_string(req->cpu_spec));
+	put(o, "append", json_object_new_string(req->append));
+	if (req->events) {
+		char buf[512], *save, *tok;
+
+		snprintf(buf, sizeof(buf), "%s", req->events);
+		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			json_object_array_add(ev, json_object_new_string(tok));
+	}
+	put(o, "events", ev);
+	put(o, "memory", json_object_new_int64((int64_t)req->mem_bytes));
+	put(o, "timeout", json_object_new_double(req->timeout_s));
+	put(o, "strict", json_object_new_boolean(req->strict));
+	return o;
+}
+
+static struct json_object *bench_obj(const struct el_run_request *req)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *args = json_object_new_array();
+	int i;
+
+	put(o, "name", req->bench   ? json_object_new_string(req->bench)
+		       : req->exec ? json_object_new_string(req->exec)
+				   : NULL);
+	for (i = 0; i < req->nargs; i++)
+		json_object_array_add(args, json_object_new_string(req->args[i]));
+	put(o, "args", args);
+	put(o, "iterations", req->iterations ? json_object_new_int64((int64_t)req->iterations)
+					     : NULL);
+	return o;
+}
+
+static struct json_object *vmm_obj(const struct el_run_result *res)
+{
+	struct json_object *o = json_object_new_object();
+
+	put(o, "exit_reason", json_object_new_string(res->exit_reason));
+	put(o, "exits", json_object_new_int64((int64_t)res->exits_total));
+	{
+		struct json_object *io = json_object_new_object();
+
+		for (unsigned i = 0; i < EL_IO_DEVICES; i++)
+			put(io, exit_io_device_name(i), json_object_new_int64((int64_t)res->io_exits[i]));
+		put(o, "io_exits", io);
+	}
+	put(o, "boot_ms", json_object_new_double(res->boot_ms));
+	put(o, "wall_ms", json_object_new_double(res->wall_ms));
+	put(o, "tsc_khz", json_object_new_int64((int64_t)res->tsc_khz));
+	put(o, "output", json_object_new_string(hostout_backend()));
+	if (res->regs[0])
+		put(o, "registers", json_object_new_string(res->regs));
+	return o;
+}
+
+struct json_object *record_build(const struct el_run_request *req, const struct el_run_spec *spec, const struct el_host_info *host,
+				 const struct el_run_result *res)
+{
+	struct json_object *rec = json_object_new_object();
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+	put(rec, "schema", json_object_new_string(EL_RECORD_SCHEMA));
+	put(rec, "status", json_object_new_string(record_status(res)));
+	if (res->detail[0])
+		put(rec, "detail", json_object_new_string(res->detail));
+	put(rec, "bench", bench_obj(req));
+	put(rec, "request", request_obj(req));
+	put(rec, "host", host_info_json(host));
+	put(rec, "guest", guest_obj(res));
+	put(rec, "region", region_obj(res));
+	put(rec, "counters", record_counters_json(req, spec, res));
+	put(rec, "vmm", vmm_obj(res));
+	put(rec, "console", json_object_new_string_len(res->console ? res->console : "",
+						       (int)res->console_len));
+	put(rec, "time", json_object_new_string(when));
+	put(rec, "version", json_object_new_string(ENTRYLAB_VERSION));
+	return rec;
+}

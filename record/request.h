@@ -1,0 +1,67 @@
+/*
+ * A run request: what the user asked of one run, as options or an
+ * experiment variant give it, before anything is resolved.  The CLI and the
+ * matrix build one; request_finish() checks it and turns it into the VMM's
+ * spec; request_programs() prepares its programs; the record is built from
+ * the request, the spec, the host facts and the result.
+ */
+#ifndef EL_REQUEST_H
+#define EL_REQUEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "events.h"
+#include "program.h"
+#include "run.h"
+
+#define EL_MIN_MEMORY (16ull << 20)
+#define EL_MAX_MEMORY (64ull << 30)
+#define EL_DEFAULT_MEMORY (256ull << 20)
+#define EL_DEFAULT_TIMEOUT 120.0
+
+struct el_run_request {
+	const char *cpu_spec;    /* --cpu, "host" by default */
+	const char *append;      /* --append, "" by default */
+	uint64_t iterations;     /* -n; 0 = the benchmark's default (request_programs resolves it) */
+	const char *events;      /* -e as given, NULL if none */
+	struct el_event_list ev; /* -e parsed (request_finish) */
+	unsigned repeat;         /* -r */
+	uint64_t mem_bytes;      /* -m */
+	double timeout_s;        /* --timeout; 0 = none */
+	int pin_cpu;             /* --pin; -1 = none */
+	bool verbose;            /* -v */
+	bool strict;             /* --strict */
+	const char *kernel;      /* --kernel FILE */
+	const char *exec;        /* --exec FILE */
+	const char *bench;       /* BENCH; NULL (and no exec) = boot only */
+	char **args;             /* the program's arguments (effective after request_programs) */
+	int nargs;
+};
+
+/* The defaults of `entrylab run`. */
+void request_init(struct el_run_request *r);
+
+/*
+ * Checks --cpu, --append and -e and fills spec from the request (CPU
+ * policy, command line, memory, timeout, pinning, events for this CPU).
+ * 0, or EL_EXIT_USAGE after printing "entrylab CMD: problem; fix".
+ */
+int request_finish(const char *cmd, struct el_run_request *r, struct el_run_spec *spec);
+
+/*
+ * Prepares r's programs into p (owned by the caller; programs_free() it
+ * in any case), points spec at them, and makes r's arguments and
+ * iterations the effective ones.  0, or an EL_EXIT_* code after printing why.
+ */
+int request_programs(const char *cmd, struct el_run_request *r, struct el_programs *p,
+		     struct el_run_spec *spec);
+
+/*
+ * Validates a guest command line with the guest's own parser; prints one
+ * message per problem, naming the knob and the accepted values.  Returns
+ * the number of problems.
+ */
+int request_check_append(const char *append);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * --append validation with the guest kernel's own command-line parser
+ * (common/cmdline.c), so host and guest can never disagree.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "request.h"
+#include "cmdline.h"
+
+static void print_knobs(void)
+{
+	size_t i;
+
+	fprintf(stderr, "  knobs:");
+	for (i = 0; i < EL_KNOB_COUNT; i++)
+		fprintf(stderr, " %s", el_knobs[i].name);
+	for (i = 0; el_cmdline_other_knobs[i]; i++)
+		fprintf(stderr, " %s", el_cmdline_other_knobs[i]);
+	fprintf(stderr, "\n  (entrylab list knobs explains each)\n");
+}
+
+static const struct el_knob_desc *knob_find(const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < EL_KNOB_COUNT; i++)
+		if (strlen(el_knobs[i].name) == len && !memcmp(el_knobs[i].name, key, len))
+			return &el_knobs[i];
+	return NULL;
+}
+
+static void print_values(const struct el_knob_desc *k)
+{
+	const char *const *v;
+
+	if (!k || k->flag_value >= 0)
+		return;
+	fprintf(stderr, "  %s takes one of:", k->name);
+	for (v = el_config[k->item].values; *v; v++)
+		fprintf(stderr, " %s", *v);
+	fprintf(stderr, "\n");
+}
+
+static void on_error(void *ctx, enum el_cmdline_error err, const char *key, size_t keylen,
+		     const char *value, size_t valuelen)
+{
+	const struct el_knob_desc *k = knob_find(key, keylen);
+	int *unknown = ctx;
+
+	switch (err) {
+	case EL_CMDLINE_UNKNOWN_KNOB:
+		fprintf(stderr, "entrylab: --append: unknown knob '%.*s'\n", (int)keylen, key);
+		*unknown = 1;
+		break;
+	case EL_CMDLINE_BAD_VALUE:
+		fprintf(stderr, "entrylab: --append: %.*s=%.*s: '%.*s' is not a value of %.*s\n",
+			(int)keylen, key, (int)valuelen, value, (int)valuelen, value, (int)keylen,
+			key);
+		print_values(k);
+		break;
+	case EL_CMDLINE_MISSING_VALUE:
+		fprintf(stderr, "entrylab: --append: %.*s needs a value (%.*s=VALUE)\n",
+			(int)keylen, key, (int)keylen, key);
+		print_values(k);
+		break;
+	case EL_CMDLINE_UNEXPECTED_VALUE:
+		fprintf(stderr, "entrylab: --append: %.*s is a flag and takes no value; write it bare\n",
+			(int)keylen, key);
+		break;
+	case EL_CMDLINE_TOO_LONG:
+		fprintf(stderr, "entrylab: --append: the value of %.*s is too long\n", (int)keylen,
+			key);
+		break;
+	}
+}
+
+int request_check_append(const char *append)
+{
+	struct el_cmdline parsed;
+	int unknown = 0;
+	int n = el_cmdline_parse(append, &parsed, on_error, &unknown);
+	const char *p;
+
+	if (unknown)
+		print_knobs();
+	/* el.* knobs carry what the VMM measured (TSC rate, time, events): not the user's to set. */
+	for (p = append; (p = strstr(p, "el.")); p += 3)
+		if (p == append || p[-1] == ' ') {
+			fprintf(stderr, "entrylab: --append: %.*s is set by entrylab itself; drop it "
+					"(use -e for events)\n", (int)strcspn(p, "= "), p);
+			n++;
+		}
+	return n;
+}
