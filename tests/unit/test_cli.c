@@ -41,7 +41,7 @@ Test(cli, integers)
 
 static int parse(struct el_cli_run *cli, const char *const *args)
 {
-	char *argv[32];
+	static char *argv[32]; /* cli->req.args points into it after we return */
 	int argc = 0;
 
 	argv[argc++] = "run";
