@@ -1,5 +1,5 @@
 /*
- * `entrylab run` options (DESIGN.md, "Command line"): parsed and validated
+ * `entrylab run` options (README.md, "Using it"): parsed and validated
  * completely before anything boots, so a typo costs no VM.
  */
 #include <getopt.h>

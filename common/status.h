@@ -16,7 +16,7 @@ enum el_exit {
 	EL_EXIT_VMM = 125,         /* KVM or VMM failure: ioctl error, failed entry, internal error */
 };
 
-/* Record "status" values (DESIGN.md, Records). */
+/* Record "status" values (results/README.md). */
 #define EL_STATUS_OK "ok"
 #define EL_STATUS_GUEST_CRASH "guest-crash"
 #define EL_STATUS_TIMEOUT "timeout"

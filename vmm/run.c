@@ -131,7 +131,7 @@ static int run_pin(struct run_ctx *c, int cpu)
 	return 0;
 }
 
-static int run_prepare(struct run_ctx *c)
+static int run_setup(struct run_ctx *c)
 {
 	const struct el_run_spec *spec = c->loop.spec;
 
@@ -160,7 +160,7 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 	clock_gettime(CLOCK_MONOTONIC, &c->loop.t0);
 	kvm_last_error_clear();
 
-	if (!run_prepare(c)) {
+	if (!run_setup(c)) {
 		exit_loop_run(&c->loop);
 		if (res->status != EL_RUN_OK)
 			regs_dump(c->vm.vcpu_fd, res->regs, sizeof(res->regs));

@@ -1,4 +1,4 @@
-# The nested runner's files (vmm/nested.c explains the runner):
+# The nested runner's files (harness/nested/nested.c explains the runner):
 #   build/nested/base.cpio      busybox-static, Debian's KVM modules, harness/nested/init
 #   build/nested/kernel         Debian's kernel (vmlinux when it could be unpacked)
 # The entrylab binary is not in the base: each run adds the running binary

@@ -9,7 +9,7 @@
  * Arguments: begin=ADDR end=ADDR out=FILE [listing=on]
  *   listing=on keeps each instruction's disassembly and the order in which
  *   it first ran inside a window.
- * Output (text, parsed by vmm/trace_parse.c), written at QEMU's exit:
+ * Output (text, parsed by harness/trace/trace_parse.c), written at QEMU's exit:
  *   eltrace 1
  *   markers BEGIN END
  *   windows CLOSED OPEN             OPEN 1: counted up to the exit, no END

@@ -27,7 +27,7 @@
 /* The plugin, embedded at build time (harness/trace/trace.cmake). */
 extern const unsigned char entrylab_trace_plugin[], entrylab_trace_plugin_end[];
 
-/* Guest virtual addresses the trace splits on (DESIGN.md, "Measuring without a PMU"). */
+/* Guest virtual addresses the trace splits on (harness/trace/README.md). */
 #define EL_TRACE_USER_END 0x0000800000000000ull
 #define EL_TRACE_VSYSCALL 0xffffffffff600000ull
 #define EL_TRACE_VSYSCALL_END 0xffffffffff601000ull

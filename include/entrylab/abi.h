@@ -31,7 +31,7 @@
  */
 #define EL_PORT_EXIT 0xf4u
 
-/* The PC's POST-code port: the VMM drops writes and reads 0xff (vmm/dev_post.c). */
+/* The PC's POST-code port: the VMM drops writes and reads 0xff (vmm/dev/post.c). */
 #define EL_PORT_POST 0x80u
 
 /* V < 256: the guest completed and V is the user program's exit status. */

@@ -1,6 +1,6 @@
 /*
  * Boot the guest through `entrylab run` and check the boot record: the
- * fields DESIGN.md promises, and that CPU feature toggles reach the guest.
+ * fields results/README.md documents, and that CPU feature toggles reach the guest.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>

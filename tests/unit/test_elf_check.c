@@ -1,5 +1,5 @@
 /*
- * The guest kernel's ELF executable checks (guest-kernel/proc/elf_check.c):
+ * The guest kernel's ELF executable checks (common/elf_check.c):
  * synthetic images for each rule, and the real static programs of the build.
  */
 #include <criterion/criterion.h>

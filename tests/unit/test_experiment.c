@@ -1,5 +1,5 @@
 /*
- * Experiment files (vmm/experiment_*.c): a good file resolves into the runs
+ * Experiment files (harness/matrix/experiment_*.c): a good file resolves into the runs
  * it describes; every kind of mistake is reported as FILE:LINE with the fix,
  * and the shipped experiments all load.
  */

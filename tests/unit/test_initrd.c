@@ -38,7 +38,7 @@ Test(initrd, embedded_benches_are_accepted)
 		cr_expect_eq(exec_check(b->image, b->image_len, err, sizeof(err)), 0, "%s: %s",
 			     b->name, err);
 	}
-	cr_expect_geq(n, 10, "benches.def lists the ten DESIGN.md benchmarks");
+	cr_expect_geq(n, 10, "benches.def lists the ten benchmarks README.md lists");
 	cr_expect(bench_find("pagefault") && bench_find("pagefault")->iter_arg == 1);
 	cr_expect(bench_find("lseek") && bench_find("lseek")->iter_arg == 0);
 	cr_expect_null(bench_find("nosuch"));

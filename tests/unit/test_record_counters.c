@@ -1,5 +1,5 @@
 /*
- * The record's counters from synthetic guest reports (vmm/record_counters.c,
+ * The record's counters from synthetic guest reports (record/record_counters.c,
  * summary_counters.c): request order, numbers only where the guest counted,
  * a report that does not answer what was asked is not believed, per_iter
  * with the markers' cost taken off, perf's placeholders in the CSV.

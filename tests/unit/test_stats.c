@@ -1,5 +1,5 @@
 /*
- * Report statistics (vmm/stats.c, metric.c, report*.c) against values
+ * Report statistics (harness/report/stats.c, metric.c, report*.c) against values
  * computed by hand: perf's mean and relative standard error, deltas against
  * the baseline, and counters that were not counted never printed as numbers.
  */
