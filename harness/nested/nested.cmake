@@ -4,7 +4,7 @@
 # The entrylab binary is not in the base: each run adds the running binary
 # (/proc/self/exe) in a second archive, so the base never goes stale.
 #
-# Included by the top-level CMakeLists.txt.  The same file, run with
+# Included by harness/nested/CMakeLists.txt.  The same file, run with
 # `cmake -P`, is the build step that packs the base (see the end).
 #
 # ENTRYLAB_NESTED_CACHE is where harness/nested/fetch-kernel.sh keeps the
