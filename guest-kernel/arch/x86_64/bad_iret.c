@@ -15,7 +15,8 @@
  * #GP/#NP/#SS with the error code the IRET produced, which becomes
  * SIGSEGV or SIGBUS as any user fault of that vector does.
  */
-#include "arch/x86_64/traps.h"
+#include "arch/x86_64/cpu_fault.h"
+#include "arch/x86_64/trapframe.h"
 #include "lib/panic.h"
 #include "lib/string.h"
 #include "proc/process.h"

@@ -8,6 +8,12 @@
 #include "arch/x86_64/desc.h"
 #include "arch/x86_64/segment.h"
 #include "arch/x86_64/trapframe.h"
+#include "entrylab/exceptions.h"
+
+/* The stubs (entry.S) push an error code where the CPU does not, as the shared table says. */
+_Static_assert(NR_EXCEPTIONS == EL_NR_EXCEPTIONS, "NR_EXCEPTIONS");
+_Static_assert(X86_ERROR_CODE_VECTORS == EL_EXCEPTION_ERROR_CODES,
+	       "X86_ERROR_CODE_VECTORS (trapframe.h) disagrees with entrylab/exceptions.def");
 
 struct idt_gate {
 	uint16_t offset_low;

@@ -8,10 +8,6 @@
 #include "arch/x86_64/trapframe.h"
 #include "kernel.h"
 
-/* "#GP" and "general protection" for vector 13; "?" / "reserved" if unnamed. */
-const char *trap_mnemonic(unsigned vector);
-const char *trap_name(unsigned vector);
-
 /* Resumes a faulting _safe accessor: true if tf->rip was in the table. */
 bool extable_fixup(struct trap_frame *tf);
 
