@@ -4,7 +4,7 @@
  * status goes into the RUN report and to the exit port, whatever else is
  * still alive (Linux would panic; a test VM just stops).
  */
-#include "arch/x86_64/entry_config.h"
+#include "arch/x86_64/entry/entry_config.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/percpu.h"
 #include "config.h"

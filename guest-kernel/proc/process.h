@@ -20,7 +20,7 @@
 
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/thread.h"
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "fs/file.h"
 #include "kernel.h"
 #include "mm/mm.h"

@@ -12,7 +12,7 @@
 #ifndef EL_PROC_SCHED_H
 #define EL_PROC_SCHED_H
 
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "proc/process.h"
 
 /* Quantum of a task when others are runnable. */

@@ -16,7 +16,7 @@
  * SIGSEGV or SIGBUS as any user fault of that vector does.
  */
 #include "arch/x86_64/cpu_fault.h"
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "lib/panic.h"
 #include "lib/string.h"
 #include "proc/process.h"

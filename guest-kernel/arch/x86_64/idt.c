@@ -7,7 +7,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/desc.h"
 #include "arch/x86_64/segment.h"
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "entrylab/exceptions.h"
 
 /* The stubs (entry.S) push an error code where the CPU does not, as the shared table says. */

@@ -17,7 +17,7 @@
 #define IRQ_VECTOR_SPURIOUS 0xff /* the APIC's spurious vector: no EOI */
 
 #ifndef __ASSEMBLER__
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 
 /* The local APIC and the interrupt gates; after paging_init(). */
 void irq_init(void);

@@ -2,7 +2,7 @@
  * Kernel stack switch between tasks, and the first return of a new task.
  * Ordinary .text: both run on the kernel CR3 with kernel GS.
  */
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 
 	.text
 

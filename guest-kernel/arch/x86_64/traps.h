@@ -5,7 +5,7 @@
 #ifndef EL_TRAPS_H
 #define EL_TRAPS_H
 
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "kernel.h"
 
 /* Resumes a faulting _safe accessor: true if tf->rip was in the table. */

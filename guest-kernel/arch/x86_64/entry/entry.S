@@ -17,7 +17,7 @@
  */
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/percpu.h"
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "mm/pcid.h"
 #include "proc/task_asm.h"
 

@@ -27,7 +27,7 @@
  */
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/segment.h"
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "sys/errno.h"
 
 /* Pushes src and checks at assembly time that it lands at offset `off` of the frame. */

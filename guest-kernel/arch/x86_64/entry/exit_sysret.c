@@ -36,7 +36,7 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpufeature.h"
-#include "arch/x86_64/exit_sysret.h"
+#include "arch/x86_64/entry/exit_sysret.h"
 #include "arch/x86_64/segment.h"
 #include "arch/x86_64/x86.h"
 #include "lib/kprintf.h"

@@ -12,7 +12,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/segment.h"
-#include "arch/x86_64/syscall_init.h"
+#include "arch/x86_64/entry/syscall_init.h"
 #include "arch/x86_64/x86.h"
 #include "mm/pti.h"
 
