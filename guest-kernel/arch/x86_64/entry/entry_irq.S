@@ -5,7 +5,7 @@
  * share the frame, the dispatcher and every return variant with exceptions.
  * In .entry.text: page-table isolation maps it with the rest of the entry.
  */
-#include "arch/x86_64/irq.h"
+#include "arch/x86_64/irq_vectors.h"
 
 	.section .entry.text, "ax"
 
