@@ -4,9 +4,11 @@
  * status goes into the RUN report and to the exit port, whatever else is
  * still alive (Linux would panic; a test VM just stops).
  */
+#include "arch/x86_64/entry/entry.h"
 #include "arch/x86_64/entry/entry_config.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/switch.h"
 #include "config.h"
 #include "fs/devfs.h"
 #include "cmdline.h"
@@ -122,13 +124,12 @@ void task_first_run(struct task *t)
 
 void task_stack_init_fork(struct task *t)
 {
-	extern const char ret_from_fork[];
-	/* switch_stacks pops six callee-saved registers, then returns to ret_from_fork. */
+	/* switch_stacks pops its frame (switch.h), then returns to ret_from_fork. */
 	uint64_t *sp = (uint64_t *)task_user_frame(t);
 
 	*--sp = (uint64_t)ret_from_fork;
-	sp -= 6;
-	memset(sp, 0, 6 * sizeof(*sp));
+	sp -= SWITCH_FRAME_WORDS;
+	memset(sp, 0, SWITCH_FRAME_WORDS * sizeof(*sp));
 	t->kernel_rsp = (uint64_t)sp;
 }
 

@@ -47,6 +47,9 @@ void wake_task(struct task *t);
  */
 void exit_to_user_work(struct trap_frame *tf);
 
+/* A new task's first code on its own stack, called by switch.S ret_from_fork. */
+void sched_tail_fork(struct trap_frame *tf);
+
 /* Runnable tasks other than current (for the timer decision). */
 unsigned sched_nr_runnable(void);
 

@@ -16,7 +16,7 @@
  * SIGSEGV or SIGBUS as any user fault of that vector does.
  */
 #include "arch/x86_64/cpu_fault.h"
-#include "arch/x86_64/entry/trapframe.h"
+#include "arch/x86_64/traps.h"
 #include "lib/panic.h"
 #include "lib/string.h"
 #include "proc/process.h"
@@ -26,8 +26,6 @@
 _Static_assert(offsetof(struct trap_frame, ss) - offsetof(struct trap_frame, rip) ==
 		       (IRET_FRAME_WORDS - 1) * 8,
 	       "the trap frame ends with the IRET frame");
-
-struct trap_frame *bad_iret_frame(const struct trap_frame *kf);
 
 /*
  * kf: the kernel-mode frame of the fault at the IRET.  Its registers are

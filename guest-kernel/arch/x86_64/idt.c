@@ -6,8 +6,8 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/desc.h"
+#include "arch/x86_64/entry/entry.h"
 #include "arch/x86_64/segment.h"
-#include "arch/x86_64/entry/trapframe.h"
 #include "entrylab/exceptions.h"
 
 /* The stubs (entry.S) push an error code where the CPU does not, as the shared table says. */
@@ -28,8 +28,6 @@ _Static_assert(sizeof(struct idt_gate) == 16, "idt_gate layout");
 
 #define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate (IF cleared) */
 #define GATE_DPL3 0x60
-
-extern const uint64_t trap_stubs[NR_EXCEPTIONS];
 
 /* Page-aligned so that page-table isolation can map it (read-only) alone. */
 static struct idt_gate idt[256] __entry_bss __aligned(4096);

@@ -117,10 +117,6 @@ static inline int trap_from_user(const struct trap_frame *tf)
 	return (tf->cs & 3) != 0;
 }
 
-/* C side of entry.S: handles one exception, may change the frame (fixups). */
-void trap_dispatch(struct trap_frame *tf);
-/* Enters user mode with the registers of tf (on the kernel stack top); never returns. */
-__attribute__((noreturn)) void enter_user(struct trap_frame *tf);
 #endif
 
 #endif
