@@ -15,9 +15,10 @@
  *                        through the vDSO trampoline (exit_sysret.c);
  *   EF_IRET_TRAMPOLINE   IRET from the entry stack (always done under PTI).
  */
+#include "arch/x86_64/entry/calling.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/percpu.h"
-#include "arch/x86_64/entry/trapframe.h"
 #include "mm/pcid.h"
 #include "proc/task_asm.h"
 
@@ -62,26 +63,6 @@ trap_stub_\vec:
 	TRAP_STUB \vec
 	.endr
 
-.macro SAVE_REGS
-	subq	$TF_VECTOR, %rsp
-	movq	%rdi, TF_RDI(%rsp)
-	movq	%rsi, TF_RSI(%rsp)
-	movq	%rdx, TF_RDX(%rsp)
-	movq	%rcx, TF_RCX(%rsp)
-	movq	%rax, TF_RAX(%rsp)
-	movq	%r8, TF_R8(%rsp)
-	movq	%r9, TF_R9(%rsp)
-	movq	%r10, TF_R10(%rsp)
-	movq	%r11, TF_R11(%rsp)
-	movq	%rbx, TF_RBX(%rsp)
-	movq	%rbp, TF_RBP(%rsp)
-	movq	%r12, TF_R12(%rsp)
-	movq	%r13, TF_R13(%rsp)
-	movq	%r14, TF_R14(%rsp)
-	movq	%r15, TF_R15(%rsp)
-	cld
-.endm
-
 /*
  * trap_common (exceptions and interrupts without IST)
  * In:  RSP -> vector, error code, hardware frame.  From kernel mode: on the
@@ -105,8 +86,7 @@ trap_common:
 	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
 	jz	.Lsave_regs
 	movq	%rdi, %gs:PERCPU_SCRATCH
-	movq	%gs:PERCPU_KERNEL_CR3, %rdi
-	movq	%rdi, %cr3
+	SWITCH_TO_KERNEL_CR3 scratch_reg=%rdi
 	movq	%rsp, %rdi
 .Lmove_frame:
 	movq	%gs:PERCPU_TOP_OF_STACK, %rsp
@@ -190,11 +170,7 @@ return_to_user_iret:
 	pushq	(%rdi)
 	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
 	jz	1f
-	/* The user CR3; a pending user-PCID flush is in it once (mm/pcid.h). */
-	movq	%gs:PERCPU_USER_CR3, %rdi
-	movq	%rdi, %cr3
-	movq	%gs:PERCPU_USER_CR3_STEADY, %rdi
-	movq	%rdi, %gs:PERCPU_USER_CR3
+	SWITCH_TO_USER_CR3 scratch_reg=%rdi
 1:	popq	%rdi
 	swapgs
 .Liret_tramp:
@@ -222,8 +198,7 @@ return_to_user_iret:
 	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
 	jz	1f
 	movq	%rdi, %gs:PERCPU_SCRATCH
-	movq	%gs:PERCPU_KERNEL_CR3, %rdi
-	movq	%rdi, %cr3
+	SWITCH_TO_KERNEL_CR3 scratch_reg=%rdi
 	movq	%gs:PERCPU_SCRATCH, %rdi
 1:	SAVE_REGS
 	movq	%rsp, %rdi
@@ -257,8 +232,7 @@ debug_entry:
 	movq	%rdi, %gs:PERCPU_SCRATCH
 	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
 	jz	1f
-	movq	%gs:PERCPU_KERNEL_CR3, %rdi
-	movq	%rdi, %cr3
+	SWITCH_TO_KERNEL_CR3 scratch_reg=%rdi
 1:	movq	%rsp, %rdi
 	jmp	.Lmove_frame
 
@@ -294,19 +268,11 @@ paranoid_entry:
 1:	xorl	%r14d, %r14d
 	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
 	jz	2f
-	movq	%cr3, %r14
-	testl	$CR3_PTI_USER_PGD, %r14d
-	jz	2f
-	movq	%gs:PERCPU_KERNEL_CR3, %rax
-	movq	%rax, %cr3
+	SAVE_AND_SWITCH_TO_KERNEL_CR3 scratch_reg=%rax, save_reg=%r14
 2:	movq	%rsp, %rdi
 	call	trap_dispatch
-	testl	$CR3_PTI_USER_PGD, %r14d
-	jz	3f
-	/* With PCID, keep the user PCID's translations (CR3 reads never show NOFLUSH). */
-	orq	%gs:PERCPU_CR3_NOFLUSH, %r14
-	movq	%r14, %cr3
-3:	testl	%ebx, %ebx
+	RESTORE_CR3 save_reg=%r14
+	testl	%ebx, %ebx
 	jz	restore_regs_and_iret
 	swapgs
 	jmp	restore_regs_and_iret

@@ -25,9 +25,10 @@
  * scratch for the user CR3, and no stack is touched after the switch, so
  * no hop to the entry stack is needed.
  */
+#include "arch/x86_64/entry/calling.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/segment.h"
-#include "arch/x86_64/entry/trapframe.h"
 #include "sys/errno.h"
 
 /* Pushes src and checks at assembly time that it lands at offset `off` of the frame. */
@@ -56,8 +57,7 @@
 	swapgs
 	movq	%rsp, %gs:PERCPU_USER_RSP
 	.if \pti
-	movq	%gs:PERCPU_KERNEL_CR3, %rsp
-	movq	%rsp, %cr3
+	SWITCH_TO_KERNEL_CR3 scratch_reg=%rsp
 	.endif
 	movq	%gs:PERCPU_TOP_OF_STACK, %rsp
 	.set .Lslot, TF_SIZE
@@ -93,12 +93,8 @@
 	POP_REGS
 	movq	(TF_RSP - TF_VECTOR)(%rsp), %rsp
 	.if \pti
-	/* The user CR3; a pending user-PCID flush is in it once (mm/pcid.h). */
 	movq	%rsp, %gs:PERCPU_USER_RSP
-	movq	%gs:PERCPU_USER_CR3, %rsp
-	movq	%rsp, %cr3
-	movq	%gs:PERCPU_USER_CR3_STEADY, %rsp
-	movq	%rsp, %gs:PERCPU_USER_CR3
+	SWITCH_TO_USER_CR3 scratch_reg=%rsp
 	movq	%gs:PERCPU_USER_RSP, %rsp
 	.endif
 	swapgs
