@@ -26,7 +26,6 @@
 #include "proc/sched.h"
 #include "proc/signal.h"
 #include "proc/task_alloc.h"
-#include "proc/task_asm.h"
 #include "report.h"
 #include "sys/errno.h"
 #include "sys/region.h"
@@ -37,8 +36,6 @@
 #define ARG_MAX_LEN 256
 #define PID_MAX 32768
 #define SIGCHLD 17
-
-_Static_assert(offsetof(struct task, work) == TASK_WORK, "task.work: proc/task_asm.h");
 
 struct task task_table[TASK_MAX];
 static int last_pid;

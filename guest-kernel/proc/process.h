@@ -18,13 +18,14 @@
 #ifndef EL_PROC_PROCESS_H
 #define EL_PROC_PROCESS_H
 
+#include "arch/x86_64/entry/trapframe.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/thread.h"
-#include "arch/x86_64/entry/trapframe.h"
 #include "fs/file.h"
 #include "kernel.h"
 #include "mm/mm.h"
 #include "proc/signal_types.h"
+#include "proc/task_asm.h"
 
 #define INIT_PID 1
 #define EXE_PATH_MAX 256
@@ -114,6 +115,9 @@ struct task {
 
 	uint64_t frames_at_start;       /* frames in use before init's exec, for the leak check */
 };
+/* entry.S reads work (cmpl $0, TASK_WORK(task)): task_asm.h. */
+_Static_assert(offsetof(struct task, work) == TASK_WORK && sizeof(((struct task *)0)->work) == 4,
+	       "task.work: proc/task_asm.h");
 
 /* The task on the CPU (per-CPU, so the entry asm reaches it: %gs:PERCPU_CURRENT). */
 #define current (cpu0.current)

@@ -39,6 +39,9 @@
 #define IST_MC 4
 #define IST_COUNT 4
 
+/* The vectors whose gates use an IST stack (idt.c): entry.S sends them to its paranoid entry. */
+#define IST_VECTORS ((1 << 1) | (1 << 2) | (1 << 8) | (1 << 18))
+
 #ifndef __ASSEMBLER__
 _Static_assert(KERNEL_CS == GDT_ENTRY_KERNEL_CS * 8, "KERNEL_CS");
 _Static_assert(KERNEL_DS == GDT_ENTRY_KERNEL_DS * 8 && KERNEL_DS == KERNEL_CS + 8, "KERNEL_DS");

@@ -19,11 +19,9 @@
 #include "arch/x86_64/entry/trapframe.h"
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/segment.h"
 #include "mm/pcid.h"
 #include "proc/task_asm.h"
-
-/* Vectors on the interrupt stack table (idt.c): the paranoid entry. */
-#define IST_VECTORS ((1 << 1) | (1 << 2) | (1 << 8) | (1 << 18))
 
 /* Offsets in the frame the CPU and a stub build, below trap_frame's registers. */
 #define HW_VECTOR 0

@@ -76,6 +76,7 @@ bool exit_sysret_init(void)
 }
 
 /* The three words, each store fault-safe; 0 or the vector of a fault. */
+_Static_assert(VSYSRET_FRAME == 3 * 8, "put_user_frame() stores RCX, R11, RIP (vsysret.h)");
 static int put_user_frame(uint64_t dst, uint64_t rcx, uint64_t r11, uint64_t rip)
 {
 	int vec = 0;
