@@ -137,6 +137,30 @@ exit_to_user:
 	jmp	.Lexit_work_done
 
 /*
+ * User RIPs and the two ways back.
+ * SYSRET takes RIP from RCX, and on Intel a non-canonical RCX makes it raise
+ * #GP in ring 0 with the user RSP and GS already loaded: no exit may SYSRET
+ * with one.  Not every writer of a frame's RIP keeps it canonical:
+ * rt_sigreturn, ptrace (POKEUSER, SETREGS) and a signal handler's address
+ * take any value, as on Linux.  What holds instead:
+ *   - the SYSCALL fast path (syscall_dispatch() returns 1 without its slow
+ *     path) SYSRETs with the RCX the SYSCALL instruction wrote: the address
+ *     after an instruction fetched in user mode, so canonical (user
+ *     mappings end below TASK_SIZE_MAX, the last lower-half page is never
+ *     mapped, so it is at most TASK_SIZE_MAX; or it is in the vsyscall page
+ *     at the top).  Nothing rewrites that frame without taking the slow
+ *     path: rt_sigreturn, execve and ptrace set TASK_WORK_FRAME, signal
+ *     delivery and syscall restarts run in exit_to_user_work(), which only
+ *     a non-zero current->work reaches;
+ *   - the slow path (sysret_allowed(), sys/syscall.c) SYSRETs only with
+ *     RCX == RIP < TASK_SIZE_MAX, and exit_sysret_prepare() only with
+ *     RIP < TASK_SIZE_MAX (RCX is then the vDSO trampoline's address);
+ *   - every other return IRETs, here.  IRET refuses a non-canonical RIP
+ *     (and a CS or SS it cannot load) with a fault at the IRET itself, in
+ *     ring 0 but with the user's registers, GS and, after the trampoline's
+ *     switch, CR3: .Lfrom_kernel below recognises the two IRETs and
+ *     bad_iret.c turns the fault into the user's (SIGSEGV, SIGBUS).
+ *
  * return_to_user_iret: IRET to user mode (also the SYSCALL path's exit when
  * SYSRET cannot restore the frame, and the first entry of a process).
  * In:  as exit_to_user.
@@ -176,7 +200,7 @@ return_to_user_iret:
 
 /*
  * A fault from kernel mode.  One kind is not the kernel's own: an IRET above
- * refused the user frame (#GP, #NP, #SS: bad selectors, on Intel a
+ * refused the user frame (#GP, #NP, #SS: a selector it cannot load, a
  * non-canonical RIP; bad_iret.c).
  * In:  as trap_common, CS.RPL = 0.  At the two IRETs every register, GS
  *      and, after the trampoline's switch, CR3 are already the user's.
@@ -205,8 +229,10 @@ return_to_user_iret:
 	jmp	.Ldispatch
 
 /*
- * restore_regs_and_iret: back to kernel mode (nothing to switch).
- * In:  RSP -> struct trap_frame of a kernel context; the GS and CR3 to keep.
+ * restore_regs_and_iret: back to kernel mode (nothing to switch), or from
+ * the paranoid entry to whatever it interrupted.
+ * In:  RSP -> struct trap_frame; the GS and CR3 of the interrupted context.
+ * Out: every register from the frame, IRET on the stack the frame is on.
  */
 restore_regs_and_iret:
 	POP_REGS
