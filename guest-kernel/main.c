@@ -32,6 +32,7 @@
 #include "time/time.h"
 #include "vdso/vdso.h"
 
+/* The C entry: called by boot.S only, so declared here. */
 void kmain(uint32_t start_info_phys);
 
 void kmain(uint32_t start_info_phys)

@@ -140,6 +140,9 @@ static inline bool task_same_group(const struct task *a, const struct task *b)
 /* Finds a live (not UNUSED/DEAD) task by thread id; NULL if none. */
 struct task *task_find(int pid);
 
+/* p->comm := the last component of path (truncated to fit). */
+void task_set_comm(struct task *p, const char *path);
+
 /*
  * Runs init: kernel_cmdline.init or /init with the arguments after `--`.
  * Never returns.  The run ends when init (pid 1) exits: its status is the

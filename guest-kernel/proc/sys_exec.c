@@ -29,8 +29,6 @@ struct exec_args {
 	char space[EXEC_ARG_SPACE];
 };
 
-void task_set_comm(struct task *p, const char *path);
-
 /* argv from user memory into a; 0 or -EFAULT / -E2BIG. */
 static long copy_args(struct exec_args *a, uint64_t uargv)
 {

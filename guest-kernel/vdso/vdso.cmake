@@ -21,7 +21,7 @@ set(EL_VDSO_CLAMP_NAMES branch cmov)              # VCLOCK_CLAMP_* order
 set(EL_VDSO_CFLAGS -std=gnu17 -O2 -g -fPIC -ffreestanding -fno-stack-protector -fno-plt
   -fasynchronous-unwind-tables -fno-omit-frame-pointer -foptimize-sibling-calls
   -fcf-protection=none -mgeneral-regs-only
-  -Wall -Wextra -Werror -Wshadow -Wvla)
+  -Wall -Wextra -Werror -Wshadow -Wvla -Wmissing-prototypes -Wstrict-prototypes)
 set(EL_VDSO_LDFLAGS -shared -nostdlib -Wl,-T,${EL_VDSO_SRC}/vdso.lds
   -Wl,--version-script=${EL_VDSO_SRC}/vdso.map -Wl,-soname=linux-vdso.so.1
   -Wl,--hash-style=both -Wl,--eh-frame-hdr -Wl,-Bsymbolic -Wl,--no-undefined
