@@ -109,7 +109,7 @@ struct task {
 	struct thread_arch arch;        /* FS/GS base, FPU image, I/O bitmap ... (thread.h) */
 
 	/* --- prctl (sys_prctl.c) --- */
-	int pdeathsig;                  /* PR_SET_PDEATHSIG: recorded (no parent death signal yet) */
+	int pdeathsig;                  /* PR_SET_PDEATHSIG: recorded, but never sent */
 	bool undumpable;                /* PR_SET_DUMPABLE 0 (inherited) */
 	bool no_new_privs;              /* PR_SET_NO_NEW_PRIVS (inherited) */
 

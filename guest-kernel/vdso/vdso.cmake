@@ -2,7 +2,7 @@
 # the vDSO images the kernel embeds (included at the end of the guest
 # kernel's CMakeLists.txt).
 #
-# Every vDSO variant of seed 004 (TSC read x cycle_last clamp, knobs.h) is a
+# Every vDSO variant (TSC read x cycle_last clamp, knobs.h) is a
 # DSO of its own, built from the same sources with -DVDSO_TSC/-DVDSO_CLAMP,
 # so an image holds exactly its variant's code and the kernel chooses one at
 # boot.  Each is linked (vdso-<tsc>-<clamp>.dbg, with symbols: for gdb and

@@ -1,6 +1,6 @@
 /*
- * Per-CPU data, reached through the GS base in kernel mode.  One CPU today;
- * user entries (SYSCALL) SWAPGS to find it, so it lives with the entry data
+ * Per-CPU data, reached through the GS base in kernel mode.  One CPU;
+ * entries from user mode SWAPGS to find it, so it lives with the entry data
  * (mapped in the user page tables under PTI).  Offsets for asm are defined
  * here and checked.
  *

@@ -1,6 +1,6 @@
 /*
- * GDT layout and selectors (C and asm).  Linux's layout, so that STAR can be
- * programmed the way Linux does it when SYSCALL/SYSRET arrive:
+ * GDT layout and selectors (C and asm).  Linux's layout, so that STAR is
+ * programmed the way Linux does it (syscall_init.c):
  *   SYSCALL loads CS = STAR[47:32] = KERNEL_CS, SS = KERNEL_CS + 8 = KERNEL_DS;
  *   SYSRET  loads CS = STAR[63:48] + 16 = USER_CS, SS = STAR[63:48] + 8 = USER_DS,
  *   with STAR[63:48] = USER32_CS.

@@ -14,7 +14,7 @@
  *              clear would rule out page faults on hardware.  RF only
  *              suppresses an instruction breakpoint on the resumed
  *              instruction, and this kernel never arms one (DR7 is never
- *              written, there is no ptrace): it is dropped without a trace,
+ *              written: ptrace accepts only zeroes for it): it is dropped without a trace,
  *              and counted (exit_sysret_print_stats);
  *   RIP        below TASK_SIZE_MAX (so canonical): the trampoline's RET must
  *              fault, if at all, where IRET would have;
