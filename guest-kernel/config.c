@@ -5,7 +5,7 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpufeature.h"
-#include "arch/x86_64/entry_config.h"
+#include "arch/x86_64/entry/entry_config.h"
 #include "arch/x86_64/x86.h"
 #include "config.h"
 #include "lib/kprintf.h"

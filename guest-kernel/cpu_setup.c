@@ -11,7 +11,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpufeature.h"
 #include "arch/x86_64/msr.h"
-#include "arch/x86_64/traps.h"
+#include "arch/x86_64/cpu_fault.h"
 #include "arch/x86_64/x86.h"
 #include "cpu_setup.h"
 #include "lib/kprintf.h"

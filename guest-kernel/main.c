@@ -4,11 +4,11 @@
  */
 #include "arch/x86_64/cpufeature.h"
 #include "arch/x86_64/desc.h"
-#include "arch/x86_64/entry_config.h"
+#include "arch/x86_64/entry/entry_config.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/legacy_pic.h"
 #include "arch/x86_64/percpu.h"
-#include "arch/x86_64/syscall_init.h"
+#include "arch/x86_64/entry/syscall_init.h"
 #include "boot/bootinfo.h"
 #include "config.h"
 #include "cpu_setup.h"
@@ -32,6 +32,7 @@
 #include "time/time.h"
 #include "vdso/vdso.h"
 
+/* The C entry: called by boot.S only, so declared here. */
 void kmain(uint32_t start_info_phys);
 
 void kmain(uint32_t start_info_phys)

@@ -3,7 +3,7 @@
  * are touched: the entrylab VMM emulates exactly these two (LSR reads 0x60),
  * QEMU's 16550 needs nothing else to transmit.
  */
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpu_nofault.h"
 #include "arch/x86_64/io.h"
 #include "entrylab/abi.h"
 #include "lib/console.h"

@@ -1,7 +1,7 @@
 /*
  * machine_exit() and panic().
  */
-#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpu_nofault.h"
 #include "arch/x86_64/io.h"
 #include "entrylab/abi.h"
 #include "lib/kprintf.h"

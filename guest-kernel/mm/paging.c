@@ -3,7 +3,7 @@
  *
  *   image       4 KiB pages: text RX, rodata R+NX, data/bss RW+NX; the entry
  *               text and entry data are page-aligned regions inside these, so
- *               PTI can later clone exactly them.
+ *               PTI (pti.c) clones exactly them.
  *   direct map  2 MiB pages, RW+NX, over every 2 MiB chunk that holds RAM,
  *               the first 2 MiB (firmware and boot structures) and modules.
  * G bits (only with CR4.PGE): without PTI on every leaf, as in Linux; with

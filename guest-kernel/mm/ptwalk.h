@@ -1,5 +1,6 @@
 /*
- * Walking page tables leaf by leaf (self-checks; later: PTI verification).
+ * Walking page tables leaf by leaf (the self-checks; PTI's checks of its
+ * top-level tables are pti_walk.c).
  */
 #ifndef EL_PTWALK_H
 #define EL_PTWALK_H

@@ -21,8 +21,8 @@
 #include "vdso/vdso.h"
 
 /*
- * RFLAGS of a new process: IF as on Linux, so that the interrupts issue 4
- * brings arrive in user mode; nothing else.
+ * RFLAGS of a new process: IF as on Linux, so that interrupts arrive
+ * in user mode; nothing else.
  */
 #define USER_RFLAGS_INITIAL (RFLAGS_FIXED | RFLAGS_IF)
 

@@ -2,7 +2,7 @@
  * futex(2).  A waiter is a record on its own kernel stack, linked into one
  * list while it sleeps; the key is the address space and the user address
  * of the word (FUTEX_PRIVATE_FLAG or not: with no shared file mappings
- * across address spaces yet, a MAP_SHARED word keyed by its physical page
+ * across address spaces, a MAP_SHARED word keyed by its physical page
  * covers the rest).  One CPU and a non-preemptible kernel: the value check
  * and the enqueue cannot race with a wake.
  */

@@ -4,9 +4,11 @@
  * status goes into the RUN report and to the exit port, whatever else is
  * still alive (Linux would panic; a test VM just stops).
  */
-#include "arch/x86_64/entry_config.h"
+#include "arch/x86_64/entry/entry.h"
+#include "arch/x86_64/entry/entry_config.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/switch.h"
 #include "config.h"
 #include "fs/devfs.h"
 #include "cmdline.h"
@@ -24,7 +26,6 @@
 #include "proc/sched.h"
 #include "proc/signal.h"
 #include "proc/task_alloc.h"
-#include "proc/task_asm.h"
 #include "report.h"
 #include "sys/errno.h"
 #include "sys/region.h"
@@ -35,8 +36,6 @@
 #define ARG_MAX_LEN 256
 #define PID_MAX 32768
 #define SIGCHLD 17
-
-_Static_assert(offsetof(struct task, work) == TASK_WORK, "task.work: proc/task_asm.h");
 
 struct task task_table[TASK_MAX];
 static int last_pid;
@@ -122,13 +121,12 @@ void task_first_run(struct task *t)
 
 void task_stack_init_fork(struct task *t)
 {
-	extern const char ret_from_fork[];
-	/* switch_stacks pops six callee-saved registers, then returns to ret_from_fork. */
+	/* switch_stacks pops its frame (switch.h), then returns to ret_from_fork. */
 	uint64_t *sp = (uint64_t *)task_user_frame(t);
 
 	*--sp = (uint64_t)ret_from_fork;
-	sp -= 6;
-	memset(sp, 0, 6 * sizeof(*sp));
+	sp -= SWITCH_FRAME_WORDS;
+	memset(sp, 0, SWITCH_FRAME_WORDS * sizeof(*sp));
 	t->kernel_rsp = (uint64_t)sp;
 }
 

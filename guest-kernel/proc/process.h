@@ -18,13 +18,14 @@
 #ifndef EL_PROC_PROCESS_H
 #define EL_PROC_PROCESS_H
 
+#include "arch/x86_64/entry/trapframe.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/thread.h"
-#include "arch/x86_64/trapframe.h"
 #include "fs/file.h"
 #include "kernel.h"
 #include "mm/mm.h"
 #include "proc/signal_types.h"
+#include "proc/task_asm.h"
 
 #define INIT_PID 1
 #define EXE_PATH_MAX 256
@@ -108,12 +109,15 @@ struct task {
 	struct thread_arch arch;        /* FS/GS base, FPU image, I/O bitmap ... (thread.h) */
 
 	/* --- prctl (sys_prctl.c) --- */
-	int pdeathsig;                  /* PR_SET_PDEATHSIG: recorded (no parent death signal yet) */
+	int pdeathsig;                  /* PR_SET_PDEATHSIG: recorded, but never sent */
 	bool undumpable;                /* PR_SET_DUMPABLE 0 (inherited) */
 	bool no_new_privs;              /* PR_SET_NO_NEW_PRIVS (inherited) */
 
 	uint64_t frames_at_start;       /* frames in use before init's exec, for the leak check */
 };
+/* entry.S reads work (cmpl $0, TASK_WORK(task)): task_asm.h. */
+_Static_assert(offsetof(struct task, work) == TASK_WORK && sizeof(((struct task *)0)->work) == 4,
+	       "task.work: proc/task_asm.h");
 
 /* The task on the CPU (per-CPU, so the entry asm reaches it: %gs:PERCPU_CURRENT). */
 #define current (cpu0.current)
@@ -135,6 +139,9 @@ static inline bool task_same_group(const struct task *a, const struct task *b)
 
 /* Finds a live (not UNUSED/DEAD) task by thread id; NULL if none. */
 struct task *task_find(int pid);
+
+/* p->comm := the last component of path (truncated to fit). */
+void task_set_comm(struct task *p, const char *path);
 
 /*
  * Runs init: kernel_cmdline.init or /init with the arguments after `--`.

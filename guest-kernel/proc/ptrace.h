@@ -4,7 +4,7 @@
 #ifndef EL_PROC_PTRACE_H
 #define EL_PROC_PTRACE_H
 
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "proc/signal_types.h"
 
 struct task;

@@ -14,7 +14,7 @@
 
 /* Relative: the host unit tests compile this file too. */
 #include "../arch/x86_64/thread.h"
-#include "../arch/x86_64/trapframe.h"
+#include "../arch/x86_64/entry/trapframe.h"
 
 enum user_reg {
 	UREG_R15, UREG_R14, UREG_R13, UREG_R12, UREG_RBP, UREG_RBX, UREG_R11, UREG_R10,

@@ -10,6 +10,7 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/switch.h"
 #include "lib/panic.h"
 #include "proc/process.h"
 #include "proc/sched.h"
@@ -18,8 +19,6 @@
 #include "proc/timer.h"
 #include "sys/errno.h"
 #include "time/time.h"
-
-void switch_stacks(uint64_t *save_rsp, uint64_t next_rsp);
 
 static bool task_wakes_by_deadline(const struct task *t, uint64_t now)
 {

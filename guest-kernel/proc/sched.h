@@ -12,7 +12,7 @@
 #ifndef EL_PROC_SCHED_H
 #define EL_PROC_SCHED_H
 
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "proc/process.h"
 
 /* Quantum of a task when others are runnable. */
@@ -46,6 +46,9 @@ void wake_task(struct task *t);
  * May change the frame (a signal handler's context).
  */
 void exit_to_user_work(struct trap_frame *tf);
+
+/* A new task's first code on its own stack, called by switch.S ret_from_fork. */
+void sched_tail_fork(struct trap_frame *tf);
 
 /* Runnable tasks other than current (for the timer decision). */
 unsigned sched_nr_runnable(void);

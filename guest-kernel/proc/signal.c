@@ -24,6 +24,7 @@
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/segment.h"
 #include "arch/x86_64/x86.h"
+#include "entrylab/syscall_nr.h"
 #include "lib/kprintf.h"
 #include "lib/string.h"
 #include "mm/frame.h"
@@ -533,8 +534,6 @@ static void restart_syscall(struct trap_frame *tf, uint64_t nr)
 	tf->rip -= 2;
 }
 
-#define NR_restart_syscall 219
-
 static void handle_signal(struct task *t, struct trap_frame *tf, int sig,
 			  const struct ksiginfo *info, const struct k_sigaction *ka)
 {
@@ -596,7 +595,7 @@ static void restart_no_handler(struct trap_frame *tf)
 		restart_syscall(tf, tf->error);
 		break;
 	case -ERESTART_RESTARTBLOCK:
-		restart_syscall(tf, NR_restart_syscall);
+		restart_syscall(tf, EL_NR_restart_syscall);
 		break;
 	}
 }

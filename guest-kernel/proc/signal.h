@@ -7,7 +7,7 @@
 #ifndef EL_PROC_SIGNAL_H
 #define EL_PROC_SIGNAL_H
 
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "proc/signal_frame.h"
 #include "proc/signal_types.h"
 

@@ -7,7 +7,7 @@
  * Descriptors with FD_CLOEXEC close; a traced process gets the SIGTRAP
  * Linux sends after a successful exec (no PTRACE_O_TRACEEXEC events here).
  * A multi-threaded caller is refused (EAGAIN): Linux would kill the other
- * threads first (de_thread), which this kernel does not do yet.
+ * threads first (de_thread), which this kernel does not do.
  */
 #include "lib/string.h"
 #include "mm/frame.h"
@@ -28,8 +28,6 @@ struct exec_args {
 	unsigned argc;
 	char space[EXEC_ARG_SPACE];
 };
-
-void task_set_comm(struct task *p, const char *path);
 
 /* argv from user memory into a; 0 or -EFAULT / -E2BIG. */
 static long copy_args(struct exec_args *a, uint64_t uargv)

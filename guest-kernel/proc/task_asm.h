@@ -1,6 +1,6 @@
 /*
- * The offsets of struct task (process.h) the entry asm reads, checked
- * against the struct in process.c.
+ * The offsets of struct task the entry asm reads, checked against the
+ * struct beside its definition (process.h).
  */
 #ifndef EL_PROC_TASK_ASM_H
 #define EL_PROC_TASK_ASM_H

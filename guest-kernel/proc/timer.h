@@ -8,7 +8,7 @@
 #ifndef EL_PROC_TIMER_H
 #define EL_PROC_TIMER_H
 
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "kernel.h"
 
 struct task;

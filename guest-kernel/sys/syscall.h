@@ -4,7 +4,7 @@
 #ifndef EL_SYS_SYSCALL_H
 #define EL_SYS_SYSCALL_H
 
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "kernel.h"
 #include "sys/syscalls.h"
 

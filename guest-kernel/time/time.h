@@ -23,8 +23,8 @@ void *time_vvar_pages(void);
 
 /*
  * A new process starts now: its CPU-time clocks (CLOCK_PROCESS_CPUTIME_ID,
- * CLOCK_THREAD_CPUTIME_ID) count from here.  There is no scheduler and
- * no accounting of kernel time: they are monotonic time since the start.
+ * CLOCK_THREAD_CPUTIME_ID) count from here.  CPU time is not accounted
+ * per task: they read monotonic time since the last exec of any process.
  * vdso_map_process() calls this at every exec.
  */
 void time_process_start(void);

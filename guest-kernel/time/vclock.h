@@ -3,7 +3,7 @@
  * kernel's own clock (so a vDSO read and a syscall always agree), testable
  * on the host.
  *
- * The two points where the vDSO variants of seed 004 differ are parameters
+ * The two points where the vDSO variants differ are parameters
  * of the read: how the TSC is read (fences, RDTSCP) and how the delta to
  * cycle_last is clamped (a predictable branch or a cmov).  Each world passes
  * the functions it wants; they are always_inline, so every vDSO image holds

@@ -25,7 +25,7 @@ int __vdso_clock_gettime(int clk, struct vdso_timespec *ts)
 		ts->tv_nsec = (long)t.nsec;
 		return 0;
 	}
-	return (int)vdso_syscall(VDSO_NR_CLOCK_GETTIME, clk, (long)ts, 0);
+	return (int)vdso_syscall(EL_NR_clock_gettime, clk, (long)ts, 0);
 }
 
 int __vdso_gettimeofday(struct vdso_timeval *tv, struct vdso_timezone *tz)
@@ -34,7 +34,7 @@ int __vdso_gettimeofday(struct vdso_timeval *tv, struct vdso_timezone *tz)
 
 	if (tv) {
 		if (!read_clock(EL_CLOCK_REALTIME, &t))
-			return (int)vdso_syscall(VDSO_NR_GETTIMEOFDAY, (long)tv, (long)tz, 0);
+			return (int)vdso_syscall(EL_NR_gettimeofday, (long)tv, (long)tz, 0);
 		tv->tv_sec = (int64_t)t.sec;
 		tv->tv_usec = (long)(t.nsec / 1000);
 	}
@@ -51,7 +51,7 @@ long __vdso_time(long *t)
 	struct vclock_ts now;
 
 	if (!read_clock(EL_CLOCK_REALTIME, &now))
-		return vdso_syscall(VDSO_NR_TIME, (long)t, 0, 0);
+		return vdso_syscall(EL_NR_time, (long)t, 0, 0);
 	if (t)
 		*t = (long)now.sec;
 	return (long)now.sec;
@@ -62,7 +62,7 @@ int __vdso_clock_getres(int clk, struct vdso_timespec *res)
 	struct vclock_ts r;
 
 	if (!vclock_getres((uint32_t)clk, &r))
-		return (int)vdso_syscall(VDSO_NR_CLOCK_GETRES, clk, (long)res, 0);
+		return (int)vdso_syscall(EL_NR_clock_getres, clk, (long)res, 0);
 	if (res) {
 		res->tv_sec = (int64_t)r.sec;
 		res->tv_nsec = (long)r.nsec;

@@ -2,7 +2,7 @@
 # the vDSO images the kernel embeds (included at the end of the guest
 # kernel's CMakeLists.txt).
 #
-# Every vDSO variant of seed 004 (TSC read x cycle_last clamp, knobs.h) is a
+# Every vDSO variant (TSC read x cycle_last clamp, knobs.h) is a
 # DSO of its own, built from the same sources with -DVDSO_TSC/-DVDSO_CLAMP,
 # so an image holds exactly its variant's code and the kernel chooses one at
 # boot.  Each is linked (vdso-<tsc>-<clamp>.dbg, with symbols: for gdb and
@@ -21,7 +21,7 @@ set(EL_VDSO_CLAMP_NAMES branch cmov)              # VCLOCK_CLAMP_* order
 set(EL_VDSO_CFLAGS -std=gnu17 -O2 -g -fPIC -ffreestanding -fno-stack-protector -fno-plt
   -fasynchronous-unwind-tables -fno-omit-frame-pointer -foptimize-sibling-calls
   -fcf-protection=none -mgeneral-regs-only
-  -Wall -Wextra -Werror -Wshadow -Wvla)
+  -Wall -Wextra -Werror -Wshadow -Wvla -Wmissing-prototypes -Wstrict-prototypes)
 set(EL_VDSO_LDFLAGS -shared -nostdlib -Wl,-T,${EL_VDSO_SRC}/vdso.lds
   -Wl,--version-script=${EL_VDSO_SRC}/vdso.map -Wl,-soname=linux-vdso.so.1
   -Wl,--hash-style=both -Wl,--eh-frame-hdr -Wl,-Bsymbolic -Wl,--no-undefined

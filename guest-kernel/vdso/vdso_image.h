@@ -1,6 +1,6 @@
 /*
- * The vDSO images embedded in the kernel (vdso_images.S): one per variant
- * of seed 004, TSC read (knobs.h EL_TSC_*) x cycle_last clamp (EL_CLAMP_*).
+ * The vDSO images embedded in the kernel (vdso_images.S): one per variant,
+ * TSC read (knobs.h EL_TSC_*) x cycle_last clamp (EL_CLAMP_*).
  */
 #ifndef EL_VDSO_IMAGE_H
 #define EL_VDSO_IMAGE_H

@@ -6,6 +6,7 @@
 #ifndef EL_VDSO_USER_H
 #define EL_VDSO_USER_H
 
+#include "entrylab/syscall_nr.h" /* the fallbacks' numbers: only defines */
 #include "time/vclock.h"
 
 #if !defined(VDSO_TSC) || !defined(VDSO_CLAMP)
@@ -46,13 +47,6 @@
  */
 extern struct vvar_data vvar_data VDSO_HIDDEN;
 extern struct pvclock_vcpu_time_info vvar_pvclock VDSO_HIDDEN;
-
-/* Linux x86-64 syscall numbers of the fallbacks. */
-#define VDSO_NR_GETTIMEOFDAY 96
-#define VDSO_NR_TIME 201
-#define VDSO_NR_CLOCK_GETTIME 228
-#define VDSO_NR_CLOCK_GETRES 229
-#define VDSO_NR_GETCPU 309
 
 struct vdso_timespec {
 	int64_t tv_sec;

@@ -6,7 +6,7 @@
 #ifndef EL_VSYSCALL_H
 #define EL_VSYSCALL_H
 
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "kernel.h"
 
 #define VSYSCALL_ADDR 0xffffffffff600000ull

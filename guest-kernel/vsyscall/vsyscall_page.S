@@ -4,28 +4,26 @@
  * Mapped at 0xffffffffff600000 user-executable (vsyscall.c); in the kernel's
  * own view it is just read-only data.
  */
-#define NR_gettimeofday 96
-#define NR_time 201
-#define NR_getcpu 309
+#include "entrylab/syscall_nr.h"
 
 	.section .rodata.vsyscall_page, "a"
 	.balign 4096
 	.globl vsyscall_page
 vsyscall_page:
 	/* 0xffffffffff600000: gettimeofday(tv, tz) */
-	movq	$NR_gettimeofday, %rax
+	movq	$EL_NR_gettimeofday, %rax
 	syscall
 	ret
 
 	.balign 1024, 0xcc
 	/* 0xffffffffff600400: time(tloc) */
-	movq	$NR_time, %rax
+	movq	$EL_NR_time, %rax
 	syscall
 	ret
 
 	.balign 1024, 0xcc
 	/* 0xffffffffff600800: getcpu(cpu, node, cache) */
-	movq	$NR_getcpu, %rax
+	movq	$EL_NR_getcpu, %rax
 	syscall
 	ret
 

@@ -1,6 +1,7 @@
 /*
- * The boot CPU's local APIC: just enough for self-IPIs (irq.h) — enable,
- * spurious vector, local sources masked, EOI, self-IPI.
+ * The boot CPU's local APIC: just enough for self-IPIs and the timer
+ * (irq.c, proc/timer.c): enable, spurious vector, local sources masked,
+ * EOI, self-IPI, the LVT timer (TSC-deadline or one-shot).
  */
 #ifndef EL_APIC_H
 #define EL_APIC_H

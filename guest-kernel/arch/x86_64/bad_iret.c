@@ -3,18 +3,22 @@
  *
  * IRET checks the frame it loads before it leaves ring 0: a CS or SS that
  * names no usable descriptor (a sigreturn to a bogus selector, an LDT entry
- * cleared under a thread that had it loaded) raises #GP, #NP or #SS, and on
- * Intel so does a non-canonical RIP.  The fault is taken in kernel mode,
- * on whatever stack the IRET ran on (the task stack, or the entry stack of
- * the trampoline), with every register already the user's, the user GS
- * base and, under PTI, the user CR3.  entry.S (trap_common) recognises the
- * two IRET instructions of return_to_user_iret, restores the kernel GS and
- * CR3, saves the registers and calls bad_iret_frame(); the result is the
+ * cleared under a thread that had it loaded) raises #GP, #NP or #SS, and a
+ * non-canonical RIP raises #GP.  Such a RIP reaches a frame only through
+ * rt_sigreturn, ptrace or a signal handler's address, and only IRET returns
+ * to it (SYSRET never sees one: "User RIPs and the two ways back" in
+ * entry/entry.S).  The fault is taken in kernel mode, on whatever stack the
+ * IRET ran on (the task stack, or the entry stack of the trampoline), with
+ * every register already the user's, the user GS base and, under PTI, the
+ * user CR3.  entry.S (.Lfrom_kernel, reached from trap_common) recognises
+ * the two IRET instructions of return_to_user_iret, restores the kernel GS
+ * and CR3, saves the registers and calls bad_iret_frame(); the result is the
  * user trap frame the fault is then dispatched with, as if the user
  * context had raised it right after the IRET: trap_dispatch() sees a user
  * #GP/#NP/#SS with the error code the IRET produced, which becomes
  * SIGSEGV or SIGBUS as any user fault of that vector does.
  */
+#include "arch/x86_64/cpu_fault.h"
 #include "arch/x86_64/traps.h"
 #include "lib/panic.h"
 #include "lib/string.h"
@@ -25,8 +29,6 @@
 _Static_assert(offsetof(struct trap_frame, ss) - offsetof(struct trap_frame, rip) ==
 		       (IRET_FRAME_WORDS - 1) * 8,
 	       "the trap frame ends with the IRET frame");
-
-struct trap_frame *bad_iret_frame(const struct trap_frame *kf);
 
 /*
  * kf: the kernel-mode frame of the fault at the IRET.  Its registers are

@@ -13,19 +13,20 @@
  * kernel.ld).  When it faults, trap_dispatch() finds the pair, resumes after
  * the instruction and leaves the vector in RSI, which the asm declares as an
  * in/out operand initialised to 0 (see extable.c).
- * CLI, STI, HLT and PAUSE cannot fault at CPL 0 and have no twins.
+ * CLI, HLT, PAUSE and PUSHF cannot fault at CPL 0 and have no twins
+ * (cpu_nofault.h); cpu_fault_panic() is in cpu_fault.c, a leaf.
  */
 #ifndef EL_CPU_H
 #define EL_CPU_H
 
+#include "arch/x86_64/cpu_fault.h"
+#include "arch/x86_64/cpu_nofault.h"
 #include "kernel.h"
 
 #define EXTABLE_ENTRY(insn, resume) \
 	".pushsection .extable, \"a\"\n\t.balign 8\n\t.quad " #insn ", " #resume \
 	"\n\t.popsection\n\t"
 #define ASM_SAFE(insn) "1: " insn "\n2:\n\t" EXTABLE_ENTRY(1b, 2b)
-
-__noreturn void cpu_fault_panic(const char *insn, uint64_t operand, int vector);
 
 struct cpuid_regs {
 	uint32_t eax, ebx, ecx, edx;
@@ -241,31 +242,6 @@ static inline void load_tr(uint16_t sel)
 
 	if (vec)
 		cpu_fault_panic("LTR", sel, vec);
-}
-
-/* ---- no-fault helpers ------------------------------------------------------ */
-
-static inline void cli(void)
-{
-	__asm__ __volatile__("cli" ::: "memory");
-}
-
-static inline void hlt(void)
-{
-	__asm__ __volatile__("hlt" ::: "memory");
-}
-
-static inline void cpu_relax(void)
-{
-	__asm__ __volatile__("pause" ::: "memory");
-}
-
-static inline uint64_t read_rflags(void)
-{
-	uint64_t f;
-
-	__asm__ __volatile__("pushfq; popq %0" : "=r"(f));
-	return f;
 }
 
 #endif

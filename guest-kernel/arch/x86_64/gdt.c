@@ -3,7 +3,7 @@
  * the IST stacks, and the LDT descriptor the running process's LDT uses
  * (ldt.c).
  *
- * All of it lives in .bss..entry: page-table isolation will map it into the
+ * All of it lives in .bss..entry: page-table isolation maps it into the
  * user page tables, since the CPU reads GDT and TSS on every entry.
  */
 #include "arch/x86_64/cpu.h"

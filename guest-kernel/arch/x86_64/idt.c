@@ -6,8 +6,15 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/desc.h"
+#include "arch/x86_64/entry/entry.h"
 #include "arch/x86_64/segment.h"
-#include "arch/x86_64/trapframe.h"
+#include "entrylab/exceptions.h"
+#include "lib/panic.h"
+
+/* The stubs (entry.S) push an error code where the CPU does not, as the shared table says. */
+_Static_assert(NR_EXCEPTIONS == EL_NR_EXCEPTIONS, "NR_EXCEPTIONS");
+_Static_assert(X86_ERROR_CODE_VECTORS == EL_EXCEPTION_ERROR_CODES,
+	       "X86_ERROR_CODE_VECTORS (trapframe.h) disagrees with entrylab/exceptions.def");
 
 struct idt_gate {
 	uint16_t offset_low;
@@ -22,8 +29,6 @@ _Static_assert(sizeof(struct idt_gate) == 16, "idt_gate layout");
 
 #define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate (IF cleared) */
 #define GATE_DPL3 0x60
-
-extern const uint64_t trap_stubs[NR_EXCEPTIONS];
 
 /* Page-aligned so that page-table isolation can map it (read-only) alone. */
 static struct idt_gate idt[256] __entry_bss __aligned(4096);
@@ -56,14 +61,22 @@ static void idt_set_gate(unsigned vec, uint64_t handler, uint8_t ist, uint8_t at
 void idt_init(void)
 {
 	struct desc_ptr p = {sizeof(idt) - 1, (uint64_t)idt};
+	uint32_t ist_vectors = 0;
 	unsigned i;
 
 	for (i = 0; i < NR_EXCEPTIONS; i++)
 		idt_set_gate(i, trap_stubs[i], 0, GATE_INTERRUPT);
-	for (i = 0; i < ARRAY_SIZE(gate_special); i++)
+	for (i = 0; i < ARRAY_SIZE(gate_special); i++) {
 		idt_set_gate(gate_special[i].vector, trap_stubs[gate_special[i].vector],
 			     gate_special[i].ist,
 			     GATE_INTERRUPT | (gate_special[i].dpl3 ? GATE_DPL3 : 0));
+		if (gate_special[i].ist)
+			ist_vectors |= 1u << gate_special[i].vector;
+	}
+	/* entry.S chose its paranoid entry by IST_VECTORS: the gates must agree. */
+	if (ist_vectors != IST_VECTORS)
+		panic("idt: IST gates 0x%x, but IST_VECTORS (segment.h) 0x%x", ist_vectors,
+		      IST_VECTORS);
 	load_idt(&p);
 }
 

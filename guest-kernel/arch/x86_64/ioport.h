@@ -14,7 +14,7 @@
 #ifndef EL_ARCH_IOPORT_H
 #define EL_ARCH_IOPORT_H
 
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "kernel.h"
 
 struct task;

@@ -6,11 +6,10 @@
  */
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/desc.h"
+#include "arch/x86_64/entry/entry.h"
 #include "arch/x86_64/irq.h"
 #include "lib/kprintf.h"
 #include "proc/timer.h"
-
-extern const char irq_stub_self_ipi[], irq_stub_timer[], irq_stub_spurious[];
 
 /* Nothing is in service for a spurious interrupt: no EOI, nothing to count. */
 static void spurious_interrupt(struct trap_frame *tf)

@@ -1,8 +1,9 @@
 /*
- * Interrupt vectors and their dispatch.  Interrupts enter through the same
- * trap frame and common path as exceptions (entry_irq.S jumps into
- * entry.S), so every entry and return variant applies to them unchanged;
- * trap_dispatch() hands vectors from IRQ_FIRST_VECTOR on to irq_dispatch().
+ * Interrupt dispatch (the vectors: irq_vectors.h).  Interrupts enter
+ * through the same trap frame and common path as exceptions (entry_irq.S
+ * jumps into entry.S), so every entry and return variant applies to them
+ * unchanged; trap_dispatch() hands vectors from IRQ_FIRST_VECTOR on to
+ * irq_dispatch().
  *
  * The kernel itself always runs with IF=0 (interrupt gates, SFMASK): an
  * interrupt sent from kernel code stays pending in the APIC until the
@@ -11,13 +12,8 @@
 #ifndef EL_IRQ_H
 #define EL_IRQ_H
 
-#define IRQ_FIRST_VECTOR 32
-#define IRQ_VECTOR_SELF_IPI 0xec /* EL_SYS_SELF_IPI's chain (self_ipi.c) */
-#define IRQ_VECTOR_TIMER 0xef    /* the local APIC timer: preemption and sleeps (proc/timer.c) */
-#define IRQ_VECTOR_SPURIOUS 0xff /* the APIC's spurious vector: no EOI */
-
-#ifndef __ASSEMBLER__
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
+#include "arch/x86_64/irq_vectors.h"
 
 /* The local APIC and the interrupt gates; after paging_init(). */
 void irq_init(void);
@@ -27,6 +23,4 @@ void irq_dispatch(struct trap_frame *tf);
 
 /* self_ipi.c */
 void self_ipi_interrupt(struct trap_frame *tf);
-#endif
-
 #endif

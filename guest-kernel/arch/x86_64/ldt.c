@@ -13,7 +13,7 @@
  * reads as 0xffffffea in the register; callers compare the int).
  * Descriptors are encoded as Linux's fill_ldt(): DPL 3, the accessed bit
  * set, L never set (lm is ignored), 16-bit segments allowed
- * (CONFIG_X86_16BIT; there is no espfix, see docs).
+ * (CONFIG_X86_16BIT; there is no espfix: README.md).
  *
  * The table grows to the highest entry written; the LDT limit covers
  * exactly that many entries, so selectors beyond it are invalid.  Writing

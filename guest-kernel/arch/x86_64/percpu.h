@@ -1,6 +1,6 @@
 /*
- * Per-CPU data, reached through the GS base in kernel mode.  One CPU today;
- * user entries (SYSCALL) SWAPGS to find it, so it lives with the entry data
+ * Per-CPU data, reached through the GS base in kernel mode.  One CPU;
+ * entries from user mode SWAPGS to find it, so it lives with the entry data
  * (mapped in the user page tables under PTI).  Offsets for asm are defined
  * here and checked.
  *
@@ -67,6 +67,8 @@ _Static_assert(offsetof(struct percpu, entry_stack_top) == PERCPU_ENTRY_STACK_TO
 	       "percpu.entry_stack_top");
 _Static_assert(offsetof(struct percpu, cr3_noflush) == PERCPU_CR3_NOFLUSH, "percpu.cr3_noflush");
 _Static_assert(offsetof(struct percpu, current) == PERCPU_CURRENT, "percpu.current");
+/* The asm tests entry_flags with testb: every EF_* bit is in its low byte. */
+_Static_assert(((EF_PTI | EF_SYSRET | EF_IRET_TRAMPOLINE) & ~0xffull) == 0, "EF_* fit testb");
 _Static_assert(offsetof(struct percpu, pcid) == PERCPU_PCID, "percpu.pcid");
 _Static_assert(offsetof(struct percpu, pcid.kernel_cr3) == PERCPU_KERNEL_CR3,
 	       "percpu.pcid.kernel_cr3");

@@ -1,6 +1,6 @@
 /*
- * GDT layout and selectors (C and asm).  Linux's layout, so that STAR can be
- * programmed the way Linux does it when SYSCALL/SYSRET arrive:
+ * GDT layout and selectors (C and asm).  Linux's layout, so that STAR is
+ * programmed the way Linux does it (syscall_init.c):
  *   SYSCALL loads CS = STAR[47:32] = KERNEL_CS, SS = KERNEL_CS + 8 = KERNEL_DS;
  *   SYSRET  loads CS = STAR[63:48] + 16 = USER_CS, SS = STAR[63:48] + 8 = USER_DS,
  *   with STAR[63:48] = USER32_CS.
@@ -38,6 +38,9 @@
 #define IST_DB 3
 #define IST_MC 4
 #define IST_COUNT 4
+
+/* The vectors whose gates use an IST stack (idt.c): entry.S sends them to its paranoid entry. */
+#define IST_VECTORS ((1 << 1) | (1 << 2) | (1 << 8) | (1 << 18))
 
 #ifndef __ASSEMBLER__
 _Static_assert(KERNEL_CS == GDT_ENTRY_KERNEL_CS * 8, "KERNEL_CS");

@@ -2,7 +2,17 @@
  * Kernel stack switch between tasks, and the first return of a new task.
  * Ordinary .text: both run on the kernel CR3 with kernel GS.
  */
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/switch.h"
+
+/* Pushes/pops one callee-saved register of the switch frame, counting them (switch.h). */
+.macro SWITCH_PUSH reg
+	pushq	\reg
+	.set .Lswitch_words, .Lswitch_words + 1
+.endm
+.macro SWITCH_POP reg
+	popq	\reg
+	.set .Lswitch_words, .Lswitch_words - 1
+.endm
 
 	.text
 
@@ -16,20 +26,27 @@
  */
 	.globl switch_stacks
 switch_stacks:
-	pushq	%rbp
-	pushq	%rbx
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
+	.set .Lswitch_words, 0
+	SWITCH_PUSH %rbp
+	SWITCH_PUSH %rbx
+	SWITCH_PUSH %r12
+	SWITCH_PUSH %r13
+	SWITCH_PUSH %r14
+	SWITCH_PUSH %r15
+	.if .Lswitch_words != SWITCH_FRAME_WORDS
+	.error "switch_stacks pushes a frame of another size than SWITCH_FRAME_WORDS (switch.h)"
+	.endif
 	movq	%rsp, (%rdi)
 	movq	%rsi, %rsp
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbx
-	popq	%rbp
+	SWITCH_POP %r15
+	SWITCH_POP %r14
+	SWITCH_POP %r13
+	SWITCH_POP %r12
+	SWITCH_POP %rbx
+	SWITCH_POP %rbp
+	.if .Lswitch_words != 0
+	.error "switch_stacks pops another number of words than it pushes"
+	.endif
 	ret
 
 /*

@@ -5,6 +5,7 @@
  * panic exit EL_EXIT_PANIC + vector.
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpu_fault.h"
 #include "arch/x86_64/traps.h"
 #include "entrylab/abi.h"
 #include "lib/kprintf.h"

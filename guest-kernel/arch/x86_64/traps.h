@@ -1,16 +1,22 @@
 /*
- * Exception handling: dispatch (traps.c), fatal reports (trap_report.c) and
- * the exception table of the _safe accessors (extable.c).
+ * Exception handling: dispatch (traps.c), fatal reports (trap_report.c),
+ * the exception table of the _safe accessors (extable.c) and the faults of
+ * the IRET to user mode (bad_iret.c).
  */
 #ifndef EL_TRAPS_H
 #define EL_TRAPS_H
 
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "kernel.h"
 
-/* "#GP" and "general protection" for vector 13; "?" / "reserved" if unnamed. */
-const char *trap_mnemonic(unsigned vector);
-const char *trap_name(unsigned vector);
+/* C side of the exception and interrupt entry (entry.S): handles one, may change the frame (fixups). */
+void trap_dispatch(struct trap_frame *tf);
+
+/*
+ * bad_iret.c, called by entry.S when an IRET to user mode faulted: kf is the
+ * kernel-mode frame of that fault; returns the user frame to dispatch it with.
+ */
+struct trap_frame *bad_iret_frame(const struct trap_frame *kf);
 
 /* Resumes a faulting _safe accessor: true if tf->rip was in the table. */
 bool extable_fixup(struct trap_frame *tf);

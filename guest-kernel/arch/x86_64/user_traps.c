@@ -14,6 +14,7 @@
  * show_unhandled_signals lines do.
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/cpu_fault.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/traps.h"
 #include "lib/kprintf.h"

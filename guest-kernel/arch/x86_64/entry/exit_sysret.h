@@ -6,7 +6,7 @@
 #ifndef EL_EXIT_SYSRET_H
 #define EL_EXIT_SYSRET_H
 
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "kernel.h"
 
 /* After vdso_init(): finds the trampoline in the mapped vDSO image; false without one. */

@@ -10,9 +10,10 @@
  *   EFER.SCE on.
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/entry/entry.h"
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/segment.h"
-#include "arch/x86_64/syscall_init.h"
+#include "arch/x86_64/entry/syscall_init.h"
 #include "arch/x86_64/x86.h"
 #include "mm/pti.h"
 
@@ -27,8 +28,6 @@
 #define SYSCALL_MASK (RFLAGS_ARITH | RFLAGS_TF | RFLAGS_IF | RFLAGS_DF | RFLAGS_IOPL | \
 		      RFLAGS_NT | RFLAGS_RF | RFLAGS_AC | RFLAGS_ID)
 _Static_assert(SYSCALL_MASK == 0x257fd5, "SFMASK as Linux");
-
-extern char entry_SYSCALL_64[], entry_SYSCALL_64_pti[], entry_SYSCALL_compat[];
 
 void syscall_init(void)
 {

@@ -6,8 +6,8 @@
  *   entry.ret=sysret          EF_SYSRET when the vDSO is mapped and has the
  *                             trampoline, else `unavailable` and IRET.
  */
-#include "arch/x86_64/entry_config.h"
-#include "arch/x86_64/exit_sysret.h"
+#include "arch/x86_64/entry/entry_config.h"
+#include "arch/x86_64/entry/exit_sysret.h"
 #include "arch/x86_64/percpu.h"
 #include "lib/kprintf.h"
 #include "mm/pti.h"

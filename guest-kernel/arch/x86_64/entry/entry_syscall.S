@@ -25,9 +25,10 @@
  * scratch for the user CR3, and no stack is touched after the switch, so
  * no hop to the entry stack is needed.
  */
+#include "arch/x86_64/entry/calling.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/segment.h"
-#include "arch/x86_64/trapframe.h"
 #include "sys/errno.h"
 
 /* Pushes src and checks at assembly time that it lands at offset `off` of the frame. */
@@ -41,13 +42,18 @@
 
 /*
  * SYSCALL_ENTRY entry, sysret, pti
- * entry:  the LSTAR target.
+ * entry:  the LSTAR target.  In and Out: the contract above.  Builds the
+ *         frame on the task stack (percpu.top_of_stack), calls
+ *         syscall_dispatch(RDI = the frame); SYSRET through `sysret` when
+ *         it returns non-zero, else return_to_user_iret (entry.S).
  * sysret: SYSRET to user mode.  In: RSP -> struct trap_frame on the task
  *         stack whose RCX/R11 are the RIP/RFLAGS SYSRET loads and whose
  *         CS/SS are USER_CS/USER_DS (checked in C: syscall_dispatch() or
- *         exit_sysret_prepare()); kernel GS and CR3; IF = 0.
+ *         exit_sysret_prepare()); RCX canonical (see "User RIPs and the
+ *         two ways back" in entry.S); kernel GS and CR3; IF = 0.
  *         Out: every register from the frame, RSP = the frame's RSP, user
- *         GS (and CR3), SYSRETQ.
+ *         GS (and CR3), SYSRETQ.  Under PTI RSP is the CR3 scratch, parked
+ *         in percpu.user_rsp.
  */
 .macro SYSCALL_ENTRY entry, sysret, pti
 	.p2align 6
@@ -56,8 +62,7 @@
 	swapgs
 	movq	%rsp, %gs:PERCPU_USER_RSP
 	.if \pti
-	movq	%gs:PERCPU_KERNEL_CR3, %rsp
-	movq	%rsp, %cr3
+	SWITCH_TO_KERNEL_CR3 scratch_reg=%rsp
 	.endif
 	movq	%gs:PERCPU_TOP_OF_STACK, %rsp
 	.set .Lslot, TF_SIZE
@@ -93,12 +98,8 @@
 	POP_REGS
 	movq	(TF_RSP - TF_VECTOR)(%rsp), %rsp
 	.if \pti
-	/* The user CR3; a pending user-PCID flush is in it once (mm/pcid.h). */
 	movq	%rsp, %gs:PERCPU_USER_RSP
-	movq	%gs:PERCPU_USER_CR3, %rsp
-	movq	%rsp, %cr3
-	movq	%gs:PERCPU_USER_CR3_STEADY, %rsp
-	movq	%rsp, %gs:PERCPU_USER_CR3
+	SWITCH_TO_USER_CR3 scratch_reg=%rsp
 	movq	%gs:PERCPU_USER_RSP, %rsp
 	.endif
 	swapgs
@@ -113,6 +114,8 @@
  * entry_SYSCALL_compat (MSR_CSTAR): SYSCALL from 32-bit code (AMD).  There
  * is no 32-bit ABI: -ENOSYS straight back, touching nothing else, as Linux
  * does without IA32 emulation (no GS, stack or CR3 is needed for that).
+ * In:  ECX = the return EIP, R11 = EFLAGS (as SYSCALL left them).
+ * Out: EAX = -ENOSYS, everything else unchanged; SYSRETL to USER32_CS.
  */
 	.p2align 4
 	.globl entry_SYSCALL_compat

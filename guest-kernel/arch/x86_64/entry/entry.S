@@ -15,14 +15,13 @@
  *                        through the vDSO trampoline (exit_sysret.c);
  *   EF_IRET_TRAMPOLINE   IRET from the entry stack (always done under PTI).
  */
+#include "arch/x86_64/entry/calling.h"
+#include "arch/x86_64/entry/trapframe.h"
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/percpu.h"
-#include "arch/x86_64/trapframe.h"
+#include "arch/x86_64/segment.h"
 #include "mm/pcid.h"
 #include "proc/task_asm.h"
-
-/* Vectors on the interrupt stack table (idt.c): the paranoid entry. */
-#define IST_VECTORS ((1 << 1) | (1 << 2) | (1 << 8) | (1 << 18))
 
 /* Offsets in the frame the CPU and a stub build, below trap_frame's registers. */
 #define HW_VECTOR 0
@@ -62,26 +61,6 @@ trap_stub_\vec:
 	TRAP_STUB \vec
 	.endr
 
-.macro SAVE_REGS
-	subq	$TF_VECTOR, %rsp
-	movq	%rdi, TF_RDI(%rsp)
-	movq	%rsi, TF_RSI(%rsp)
-	movq	%rdx, TF_RDX(%rsp)
-	movq	%rcx, TF_RCX(%rsp)
-	movq	%rax, TF_RAX(%rsp)
-	movq	%r8, TF_R8(%rsp)
-	movq	%r9, TF_R9(%rsp)
-	movq	%r10, TF_R10(%rsp)
-	movq	%r11, TF_R11(%rsp)
-	movq	%rbx, TF_RBX(%rsp)
-	movq	%rbp, TF_RBP(%rsp)
-	movq	%r12, TF_R12(%rsp)
-	movq	%r13, TF_R13(%rsp)
-	movq	%r14, TF_R14(%rsp)
-	movq	%r15, TF_R15(%rsp)
-	cld
-.endm
-
 /*
  * trap_common (exceptions and interrupts without IST)
  * In:  RSP -> vector, error code, hardware frame.  From kernel mode: on the
@@ -105,8 +84,7 @@ trap_common:
 	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
 	jz	.Lsave_regs
 	movq	%rdi, %gs:PERCPU_SCRATCH
-	movq	%gs:PERCPU_KERNEL_CR3, %rdi
-	movq	%rdi, %cr3
+	SWITCH_TO_KERNEL_CR3 scratch_reg=%rdi
 	movq	%rsp, %rdi
 .Lmove_frame:
 	movq	%gs:PERCPU_TOP_OF_STACK, %rsp
@@ -159,6 +137,30 @@ exit_to_user:
 	jmp	.Lexit_work_done
 
 /*
+ * User RIPs and the two ways back.
+ * SYSRET takes RIP from RCX, and on Intel a non-canonical RCX makes it raise
+ * #GP in ring 0 with the user RSP and GS already loaded: no exit may SYSRET
+ * with one.  Not every writer of a frame's RIP keeps it canonical:
+ * rt_sigreturn, ptrace (POKEUSER, SETREGS) and a signal handler's address
+ * take any value, as on Linux.  What holds instead:
+ *   - the SYSCALL fast path (syscall_dispatch() returns 1 without its slow
+ *     path) SYSRETs with the RCX the SYSCALL instruction wrote: the address
+ *     after an instruction fetched in user mode, so canonical (user
+ *     mappings end below TASK_SIZE_MAX, the last lower-half page is never
+ *     mapped, so it is at most TASK_SIZE_MAX; or it is in the vsyscall page
+ *     at the top).  Nothing rewrites that frame without taking the slow
+ *     path: rt_sigreturn, execve and ptrace set TASK_WORK_FRAME, signal
+ *     delivery and syscall restarts run in exit_to_user_work(), which only
+ *     a non-zero current->work reaches;
+ *   - the slow path (sysret_allowed(), sys/syscall.c) SYSRETs only with
+ *     RCX == RIP < TASK_SIZE_MAX, and exit_sysret_prepare() only with
+ *     RIP < TASK_SIZE_MAX (RCX is then the vDSO trampoline's address);
+ *   - every other return IRETs, here.  IRET refuses a non-canonical RIP
+ *     (and a CS or SS it cannot load) with a fault at the IRET itself, in
+ *     ring 0 but with the user's registers, GS and, after the trampoline's
+ *     switch, CR3: .Lfrom_kernel below recognises the two IRETs and
+ *     bad_iret.c turns the fault into the user's (SIGSEGV, SIGBUS).
+ *
  * return_to_user_iret: IRET to user mode (also the SYSCALL path's exit when
  * SYSRET cannot restore the frame, and the first entry of a process).
  * In:  as exit_to_user.
@@ -190,11 +192,7 @@ return_to_user_iret:
 	pushq	(%rdi)
 	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
 	jz	1f
-	/* The user CR3; a pending user-PCID flush is in it once (mm/pcid.h). */
-	movq	%gs:PERCPU_USER_CR3, %rdi
-	movq	%rdi, %cr3
-	movq	%gs:PERCPU_USER_CR3_STEADY, %rdi
-	movq	%rdi, %gs:PERCPU_USER_CR3
+	SWITCH_TO_USER_CR3 scratch_reg=%rdi
 1:	popq	%rdi
 	swapgs
 .Liret_tramp:
@@ -202,7 +200,7 @@ return_to_user_iret:
 
 /*
  * A fault from kernel mode.  One kind is not the kernel's own: an IRET above
- * refused the user frame (#GP, #NP, #SS: bad selectors, on Intel a
+ * refused the user frame (#GP, #NP, #SS: a selector it cannot load, a
  * non-canonical RIP; bad_iret.c).
  * In:  as trap_common, CS.RPL = 0.  At the two IRETs every register, GS
  *      and, after the trampoline's switch, CR3 are already the user's.
@@ -222,8 +220,7 @@ return_to_user_iret:
 	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
 	jz	1f
 	movq	%rdi, %gs:PERCPU_SCRATCH
-	movq	%gs:PERCPU_KERNEL_CR3, %rdi
-	movq	%rdi, %cr3
+	SWITCH_TO_KERNEL_CR3 scratch_reg=%rdi
 	movq	%gs:PERCPU_SCRATCH, %rdi
 1:	SAVE_REGS
 	movq	%rsp, %rdi
@@ -232,8 +229,10 @@ return_to_user_iret:
 	jmp	.Ldispatch
 
 /*
- * restore_regs_and_iret: back to kernel mode (nothing to switch).
- * In:  RSP -> struct trap_frame of a kernel context; the GS and CR3 to keep.
+ * restore_regs_and_iret: back to kernel mode (nothing to switch), or from
+ * the paranoid entry to whatever it interrupted.
+ * In:  RSP -> struct trap_frame; the GS and CR3 of the interrupted context.
+ * Out: every register from the frame, IRET on the stack the frame is on.
  */
 restore_regs_and_iret:
 	POP_REGS
@@ -257,8 +256,7 @@ debug_entry:
 	movq	%rdi, %gs:PERCPU_SCRATCH
 	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
 	jz	1f
-	movq	%gs:PERCPU_KERNEL_CR3, %rdi
-	movq	%rdi, %cr3
+	SWITCH_TO_KERNEL_CR3 scratch_reg=%rdi
 1:	movq	%rsp, %rdi
 	jmp	.Lmove_frame
 
@@ -294,19 +292,11 @@ paranoid_entry:
 1:	xorl	%r14d, %r14d
 	testb	$EF_PTI, %gs:PERCPU_ENTRY_FLAGS
 	jz	2f
-	movq	%cr3, %r14
-	testl	$CR3_PTI_USER_PGD, %r14d
-	jz	2f
-	movq	%gs:PERCPU_KERNEL_CR3, %rax
-	movq	%rax, %cr3
+	SAVE_AND_SWITCH_TO_KERNEL_CR3 scratch_reg=%rax, save_reg=%r14
 2:	movq	%rsp, %rdi
 	call	trap_dispatch
-	testl	$CR3_PTI_USER_PGD, %r14d
-	jz	3f
-	/* With PCID, keep the user PCID's translations (CR3 reads never show NOFLUSH). */
-	orq	%gs:PERCPU_CR3_NOFLUSH, %r14
-	movq	%r14, %cr3
-3:	testl	%ebx, %ebx
+	RESTORE_CR3 save_reg=%r14
+	testl	%ebx, %ebx
 	jz	restore_regs_and_iret
 	swapgs
 	jmp	restore_regs_and_iret

@@ -14,7 +14,7 @@
  *              clear would rule out page faults on hardware.  RF only
  *              suppresses an instruction breakpoint on the resumed
  *              instruction, and this kernel never arms one (DR7 is never
- *              written, there is no ptrace): it is dropped without a trace,
+ *              written: ptrace accepts only zeroes for it): it is dropped without a trace,
  *              and counted (exit_sysret_print_stats);
  *   RIP        below TASK_SIZE_MAX (so canonical): the trampoline's RET must
  *              fault, if at all, where IRET would have;
@@ -36,7 +36,7 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpufeature.h"
-#include "arch/x86_64/exit_sysret.h"
+#include "arch/x86_64/entry/exit_sysret.h"
 #include "arch/x86_64/segment.h"
 #include "arch/x86_64/x86.h"
 #include "lib/kprintf.h"
@@ -76,6 +76,7 @@ bool exit_sysret_init(void)
 }
 
 /* The three words, each store fault-safe; 0 or the vector of a fault. */
+_Static_assert(VSYSRET_FRAME == 3 * 8, "put_user_frame() stores RCX, R11, RIP (vsysret.h)");
 static int put_user_frame(uint64_t dst, uint64_t rcx, uint64_t r11, uint64_t rip)
 {
 	int vec = 0;

@@ -1,9 +1,11 @@
 /*
- * The trap frame: what entry.S saves on every exception (and, later, on
- * interrupts and user entries), in the order of Linux's pt_regs so that the
- * user-entry paths of later issues can build the same frame.
+ * The trap frame: what the entry asm saves on every exception, interrupt
+ * (entry.S, entry_irq.S) and SYSCALL (entry_syscall.S), in the order of
+ * Linux's pt_regs.
  *
- * Every offset entry.S uses is defined here and checked against the struct.
+ * Every offset the asm uses is defined here and checked against the struct
+ * (below); the asm checks its push and pop order against the offsets at
+ * assembly time (PUSH_AT in entry_syscall.S, POP_AT in calling.h).
  */
 #ifndef EL_TRAPFRAME_H
 #define EL_TRAPFRAME_H
@@ -44,34 +46,7 @@
  */
 #define TF_VECTOR_SYSCALL 0x100
 
-#ifdef __ASSEMBLER__
-/* Pops the registers of a trap_frame, RSP at its start (RDI last, or left there with keep_rdi). */
-.macro POP_REGS keep_rdi=0
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbp
-	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rax
-	popq	%rcx
-	popq	%rdx
-	popq	%rsi
-	.if \keep_rdi == 0
-	popq	%rdi
-	.endif
-.endm
-/* The pops above assume these offsets (the struct checks below tie them to the C side). */
-.if TF_R15 != 0 || TF_R14 != 8 || TF_R13 != 16 || TF_R12 != 24 || TF_RBP != 32 || TF_RBX != 40 || \
-    TF_R11 != 48 || TF_R10 != 56 || TF_R9 != 64 || TF_R8 != 72 || TF_RAX != 80 || \
-    TF_RCX != 88 || TF_RDX != 96 || TF_RSI != 104 || TF_RDI != 112 || TF_VECTOR != 120
-.error "POP_REGS disagrees with the trap_frame offsets"
-.endif
-#else
+#ifndef __ASSEMBLER__
 #include <stddef.h>
 #include <stdint.h>
 
@@ -117,10 +92,6 @@ static inline int trap_from_user(const struct trap_frame *tf)
 	return (tf->cs & 3) != 0;
 }
 
-/* C side of entry.S: handles one exception, may change the frame (fixups). */
-void trap_dispatch(struct trap_frame *tf);
-/* Enters user mode with the registers of tf (on the kernel stack top); never returns. */
-__attribute__((noreturn)) void enter_user(struct trap_frame *tf);
 #endif
 
 #endif

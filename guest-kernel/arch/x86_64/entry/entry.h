@@ -1,0 +1,26 @@
+/*
+ * The entry asm's symbols that C uses (entry.S, entry_syscall.S,
+ * entry_irq.S).  The C functions the asm calls are declared with their
+ * subsystems: trap_dispatch() and bad_iret_frame() in traps.h,
+ * syscall_dispatch() in sys/syscall.h, exit_to_user_work() in proc/sched.h,
+ * exit_sysret_prepare() in exit_sysret.h.
+ */
+#ifndef EL_ENTRY_ENTRY_H
+#define EL_ENTRY_ENTRY_H
+
+#include "arch/x86_64/entry/trapframe.h"
+#include "kernel.h"
+
+/* entry.S: the exception stubs by vector, for the IDT (idt.c). */
+extern const uint64_t trap_stubs[NR_EXCEPTIONS];
+
+/* entry_irq.S: the interrupt stubs irq.c installs. */
+extern const char irq_stub_self_ipi[], irq_stub_timer[], irq_stub_spurious[];
+
+/* entry_syscall.S: the LSTAR targets (without and with PTI) and the CSTAR one (syscall_init.c). */
+extern char entry_SYSCALL_64[], entry_SYSCALL_64_pti[], entry_SYSCALL_compat[];
+
+/* Enters user mode with the registers of tf (on the kernel stack top); never returns. */
+__noreturn void enter_user(struct trap_frame *tf);
+
+#endif
