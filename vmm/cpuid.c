@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpuid.h"
+#include "entrylab/exceptions.h"
 
 static const size_t reg_offset[] = {
 	[EL_REG_EAX] = offsetof(struct el_cpuid_entry, eax),
@@ -99,8 +100,9 @@ static const char *const enforced_full[EL_FEAT_COUNT] = {
 	[EL_FEAT_KVMCLOCK] = "kvm: kvmclock MSRs #GP (ENFORCE_PV_FEATURE_CPUID)",
 };
 
-static const char *const enforcement_fault[] = {
-	[EL_ENF_CR4] = "#GP", [EL_ENF_EFER] = "#GP", [EL_ENF_UD] = "#UD", [EL_ENF_MSR] = "#GP",
+/* The exception KVM raises for each kind of enforcement (vectors of exceptions.def). */
+static const unsigned char enforcement_fault[] = {
+	[EL_ENF_CR4] = 13, [EL_ENF_EFER] = 13, [EL_ENF_UD] = 6, [EL_ENF_MSR] = 13,
 };
 
 void cpuid_feature_enforcement(enum el_feature f, char *buf, size_t len)
@@ -113,7 +115,7 @@ void cpuid_feature_enforcement(enum el_feature f, char *buf, size_t len)
 		snprintf(buf, len, "%s", enforced_full[f]);
 	else
 		snprintf(buf, len, "kvm: %s %s", enforced_what[f] ? enforced_what[f] : "use",
-			 enforcement_fault[how]);
+			 el_exception_mnemonic(enforcement_fault[how]));
 }
 
 /*

@@ -72,7 +72,7 @@ void console_free(struct el_console *c);
 /* Validates a report copied out of the guest; -1 with the bad field named in err. */
 int hcall_report_check(const struct el_report *r, char *err, size_t errlen);
 
-/* Exception mnemonic ("#PF") for vectors 0-31, NULL otherwise. */
+/* Exception mnemonic ("#PF") from include/entrylab/exceptions.def; NULL for reserved and >= 32. */
 const char *x86_vector_name(uint32_t vector);
 
 #endif

@@ -3,19 +3,17 @@
  * OUT of the user program's status, or EL_EXIT_PANIC + vector when the
  * guest kernel died.
  */
-#include "exit.h"
+#include <string.h>
 
-static const char *const x86_vectors[32] = {
-	[0] = "#DE",  [1] = "#DB",  [2] = "NMI",  [3] = "#BP",  [4] = "#OF",  [5] = "#BR",
-	[6] = "#UD",  [7] = "#NM",  [8] = "#DF",  [9] = "coprocessor segment overrun",
-	[10] = "#TS", [11] = "#NP", [12] = "#SS", [13] = "#GP", [14] = "#PF",
-	[16] = "#MF", [17] = "#AC", [18] = "#MC", [19] = "#XM", [20] = "#VE", [21] = "#CP",
-	[28] = "#HV", [29] = "#VC", [30] = "#SX",
-};
+#include "entrylab/exceptions.h"
+#include "exit.h"
 
 const char *x86_vector_name(uint32_t vector)
 {
-	return vector < 32 ? x86_vectors[vector] : NULL;
+	const char *label = el_exception_label(vector);
+
+	/* The reserved vectors are named by number, as an external interrupt is. */
+	return label && strcmp(label, "reserved") ? label : NULL;
 }
 
 static void exit_panic(struct el_loop *l, uint32_t vector)
