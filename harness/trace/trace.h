@@ -33,6 +33,13 @@ extern const unsigned char entrylab_trace_plugin[], entrylab_trace_plugin_end[];
 #define EL_TRACE_VSYSCALL_END 0xffffffffff601000ull
 /* Fixed guest wall clock (2024-01-01T00:00:00Z): nothing in a trace depends on the host's. */
 #define EL_TRACE_EPOCH_S 1704067200ull
+/*
+ * The guest's TSC rate under -icount shift=0: QEMU's TSC is its virtual
+ * clock in ns, which advances 1 ns per instruction, so 1 GHz exactly.
+ * Passed as el.tsc_khz, it spares the guest the PIT calibration (50 ms of
+ * guest time, 50 million instructions, ~90% of a small trace's run).
+ */
+#define EL_TRACE_TSC_KHZ 1000000ull
 /* Largest plugin output read back (a --listing of a big region is tens of MB). */
 #define TRACE_PLUGIN_OUT_MAX (1ull << 30)
 /* A trace's defaults where a run's differ: TCG is slower than KVM. */
@@ -73,6 +80,7 @@ struct el_trace_run {
 	double wall_ms;
 	char cpu[512];       /* -cpu as given to QEMU */
 	char qemu[256];      /* the QEMU binary */
+	char bios[256];      /* -bios FILE (qboot), "" for QEMU's default (SeaBIOS) */
 	char err[512];
 };
 
@@ -84,6 +92,9 @@ struct el_trace_job {
 	struct el_trace_opts opts;
 	uint64_t begin, end; /* filled by trace_prepare */
 };
+
+/* The firmware a trace boots with: qboot where installed, else NULL (QEMU's SeaBIOS). */
+const char *trace_qemu_firmware(void);
 
 /* Runs argv (argv[0] found in PATH), capturing stdout as the console; -v echoes it. */
 void trace_spawn(const char *const argv[], double timeout_s, bool echo, struct el_trace_run *r);

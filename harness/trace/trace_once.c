@@ -69,6 +69,7 @@ static struct json_object *trace_record(const struct el_trace_job *job,
 	json_object_object_add(qemu, "accel", json_object_new_string("tcg"));
 	json_object_object_add(qemu, "cpu", json_object_new_string(q->cpu));
 	json_object_object_add(qemu, "icount", json_object_new_string("shift=0,sleep=off"));
+	json_object_object_add(qemu, "bios", q->bios[0] ? json_object_new_string(q->bios) : NULL);
 	json_object_object_add(qemu, "exit_code", json_object_new_int(q->exit_code));
 	json_object_object_add(qemu, "wall_ms", json_object_new_double(q->wall_ms));
 	if (q->qemu_err && *q->qemu_err)
