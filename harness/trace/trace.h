@@ -136,6 +136,12 @@ bool trace_console_boot(const char *con, struct el_report *boot);
 bool trace_console_vdso(const char *con, char *name, size_t namelen, uint64_t *base);
 /* "... exited with status N" (last one); false if none. */
 bool trace_console_exit_status(const char *con, int *status);
+/*
+ * "region: iterations N tsc_ticks N tsc_khz N syscalls N page_faults N
+ * interrupts N" (guest-kernel/report.c): *r with tsc_begin 0, tsc_end the
+ * ticks, valid 1; false (and *r zeroed) if the guest printed none.
+ */
+bool trace_console_region(const char *con, struct el_region *r);
 /* The guest kernel said it panicked or took a fatal exception. */
 bool trace_console_panicked(const char *con);
 
@@ -215,6 +221,11 @@ struct json_object;
 /* The record's "trace" object. iterations 0 = unknown (per_iter null). */
 struct json_object *trace_json(const struct el_trace_data *d, const struct el_trace_totals *t,
 			       uint64_t iterations);
+/*
+ * The record's "region" object as `run` writes it, from the console's
+ * region line; "exits" is null (TCG has no VM exits to count).  NULL if none.
+ */
+struct json_object *trace_region_json(const char *console);
 struct el_run_result;
 /* The table on stdout: status, user/kernel split, top symbols, per iteration. */
 void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_result *res,
