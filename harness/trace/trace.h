@@ -233,6 +233,12 @@ void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_
 		   const char *output);
 void trace_csv(FILE *f, const char *sep, const struct el_trace_data *d,
 	       const struct el_trace_totals *t, uint64_t iterations);
+/*
+ * The listing's marker for an instruction's bytes: "CR3" (mov to CR3), "CR",
+ * "SWAPGS", "SYSCALL", "SYSRET", "IRET", "WRMSR", "INVPCID", "INVLPG",
+ * "LFENCE", ... (trace_mark.c has the table); "" for the rest.
+ */
+const char *trace_insn_mark(const uint8_t *bytes, unsigned n);
 /* Every instruction of the region once, in order of first execution, under its symbol. */
 void trace_listing(FILE *f, const struct el_trace_data *d, const struct el_trace_maps *m,
 		   uint64_t iterations);
