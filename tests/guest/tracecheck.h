@@ -7,6 +7,9 @@
  *   tc_cross(n)  n iterations of four instructions, the second of which
  *                crosses a 4 KiB page boundary and follows one that ends
  *                3 bytes before it (QEMU translates it as a phantom):  4n + 6
+ *   tc_rewrite(code)  calls code ("movl $1, %eax; ret"), rewrites the
+ *                immediate to 2, calls it again: 10, and the listing must
+ *                show both versions at the one address
  * (the window's user part starts at the instruction after BEGIN's SYSCALL
  * and ends with END's SYSCALL, which completes inside it).
  * The syscall numbers, plain for the assembler, are checked against
@@ -21,10 +24,12 @@
 
 #define TC_LOOP_USER(n) (2 * (n) + 4)
 #define TC_CROSS_USER(n) (4 * (n) + 6)
+#define TC_REWRITE_USER 10
 
 #ifndef __ASSEMBLER__
 long tc_loop(unsigned long n);
 long tc_cross(unsigned long n);
+long tc_rewrite(void *code);
 #endif
 
 #endif

@@ -51,4 +51,24 @@ tc_cross:
 	region_end			/* 3 */
 	ret
 	.size	tc_cross, . - tc_cross
+/*
+ * tc_rewrite(code): code (writable and executable) holds "movl $1, %eax;
+ * ret"; it is called, its immediate rewritten to 2, called again.
+ */
+	.text
+	.globl	tc_rewrite
+	.type	tc_rewrite, @function
+tc_rewrite:
+	movq	%rdi, %r9
+	movl	$TC_SYS_REGION, %eax
+	movl	$TC_REGION_BEGIN, %edi
+	movl	$1, %esi
+	syscall
+	call	*%r9			/* 1 + 2 */
+	movb	$2, 1(%r9)		/* 1 */
+	call	*%r9			/* 1 + 2 */
+	region_end			/* 3 */
+	ret
+	.size	tc_rewrite, . - tc_rewrite
+
 	.section .note.GNU-stack, "", @progbits

@@ -149,3 +149,18 @@ Test(trace_exact, mmio_stores_of_the_interrupt_path)
 	json_object_put(k100);
 	json_object_put(k200);
 }
+
+Test(trace_exact, rewritten_code_listed_as_it_ran)
+{
+	char *out = NULL;
+	struct json_object *a;
+
+	need_qemu();
+	a = trace("rewrite.jsonl", true, &out, "--exec", TRACECHECK, "rewrite", "1");
+	cr_expect_eq(jint(a, "trace.user"), TC_REWRITE_USER);
+	/* One address, two instructions: each listed with its own bytes, once each. */
+	cr_expect(strstr(out, "movl $1, %eax") && strstr(out, "movl $2, %eax"),
+		  "both versions of the rewritten instruction must be listed:\n%s", out);
+	free(out);
+	json_object_put(a);
+}
