@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "report.h"
+#include "report_symbols.h"
 #include "status.h"
 
 enum { OPT_JSON = 256, OPT_BASELINE, OPT_METRICS };
@@ -273,6 +274,7 @@ int cmd_compare(int argc, char **argv)
 				printf(", %u malformed line(s) skipped", bad);
 			printf("\n");
 			report_print_table(stdout, &r);
+			report_print_symbols(stdout, &r, 0);
 		}
 		rc = unreadable ? EL_EXIT_USAGE : 0;
 	}
