@@ -139,13 +139,16 @@ void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_
 		"share", "image");
 	for (size_t i = 0; i < t->nsyms && i < top; i++) {
 		const struct el_trace_symcount *s = &t->syms[i];
-		char pi[24] = "";
+		char pi[24] = "", share[16] = "-";
 
 		if (it)
 			snprintf(pi, sizeof(pi), "%.2f", (double)s->count / (double)it);
-		fprintf(f, "  %-36s %12llu %12s %6.1f%%  %s\n", s->name,
-			(unsigned long long)s->count, pi,
-			total ? 100.0 * (double)s->count / (double)total : 0.0, s->image);
+		/* A share of nothing is no percentage. */
+		if (total)
+			snprintf(share, sizeof(share), "%.1f%%", 100.0 * (double)s->count /
+								 (double)total);
+		fprintf(f, "  %-36s %12llu %12s %7s  %s\n", s->name, (unsigned long long)s->count,
+			pi, share, s->image);
 	}
 	if (t->nsyms > top)
 		fprintf(f, "  ... %zu more symbols (--top N, or the record's trace.symbols)\n",
