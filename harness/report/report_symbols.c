@@ -84,12 +84,13 @@ static int add_group(struct sym_table *t, const struct report_group *g, bool int
 	unsigned runs = traced_runs(g);
 
 	for (size_t k = 0; k < json_object_array_length(g->runs); k++) {
-		struct json_object *syms = get(json_object_array_get_idx(g->runs, k), "trace",
-					       "symbols");
+		struct json_object *syms =
+			get(json_object_array_get_idx(g->runs, k), "trace", "symbols");
 
 		for (size_t i = 0; syms && i < json_object_array_length(syms); i++) {
 			struct json_object *s = json_object_array_get_idx(syms, i);
-			struct json_object *name = get(s, "name", NULL), *count = get(s, "count", NULL);
+			struct json_object *name = get(s, "name", NULL),
+					   *count = get(s, "count", NULL);
 			struct json_object *image = get(s, "image", NULL);
 			struct sym_row *row;
 
@@ -177,8 +178,7 @@ void report_print_symbols(FILE *f, const struct report *r, unsigned top)
 	for (unsigned i = 0; i < r->n; i++) {
 		int b = r->g[i].baseline;
 
-		if (b < 0 || (unsigned)b == i || !traced_runs(&r->g[i]) ||
-		    !traced_runs(&r->g[b]))
+		if (b < 0 || (unsigned)b == i || !traced_runs(&r->g[i]) || !traced_runs(&r->g[b]))
 			continue;
 		print_pair(f, r, i, top ? top : REPORT_SYMBOLS_TOP);
 	}

@@ -185,7 +185,8 @@ void count_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_end, QEMU_PLUGIN_CB_NO_REGS,
 							       prev);
 		if (i > tail) {
-			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_step, QEMU_PLUGIN_CB_NO_REGS, e);
+			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_step, QEMU_PLUGIN_CB_NO_REGS,
+							       e);
 			continue;
 		}
 		if (i == tail)

@@ -13,11 +13,11 @@ enum { MOD_ANY, MOD_REG, MOD_MEM };
 
 /* An opcode (after prefixes and REX), optionally a ModRM reg field and mod kind. */
 struct mark_rule {
-	uint8_t len;      /* opcode bytes to compare (a fixed ModRM byte included) */
+	uint8_t len; /* opcode bytes to compare (a fixed ModRM byte included) */
 	uint8_t op[3];
-	int8_t reg;       /* ModRM.reg after the opcode, -1 any */
-	uint8_t mod;      /* MOD_ANY, MOD_REG (mod 3), MOD_MEM (mod != 3) */
-	uint8_t need_66;  /* mandatory 66 prefix (INVPCID) */
+	int8_t reg;      /* ModRM.reg after the opcode, -1 any */
+	uint8_t mod;     /* MOD_ANY, MOD_REG (mod 3), MOD_MEM (mod != 3) */
+	uint8_t need_66; /* mandatory 66 prefix (INVPCID) */
 	const char *mark;
 };
 

@@ -19,8 +19,8 @@ _Static_assert(TC_REGION_END == EL_REGION_END, "tracecheck.h: EL_REGION_END");
 static long rewrite(unsigned long n)
 {
 	static const unsigned char code[] = {0xb8, 0x01, 0x00, 0x00, 0x00, 0xc3};
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
 
 	(void)n;
 	if (p == MAP_FAILED) {

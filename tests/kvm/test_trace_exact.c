@@ -95,8 +95,8 @@ Test(trace_exact, page_crossing_instruction)
  * be `want`.  Returns how many there were; *seen_text says whether one of
  * them contains `text`.
  */
-static unsigned listing_counts(const char *out, const char *sym, uint64_t want,
-			       const char *text, bool *seen_text)
+static unsigned listing_counts(const char *out, const char *sym, uint64_t want, const char *text,
+			       bool *seen_text)
 {
 	char head[96];
 	unsigned n = 0;

@@ -20,10 +20,13 @@ static void add(struct report *r, int g, const char *text)
 	json_object_put(o);
 }
 
-#define TRACE(it, syms)                                                                    \
-	"{\"status\":\"ok\",\"guest\":{\"exit_status\":0},\"trace\":{\"iterations\":" #it    \
+#define TRACE(it, syms)                                                                   \
+	"{\"status\":\"ok\",\"guest\":{\"exit_status\":0},\"trace\":{\"iterations\":" #it \
 	",\"symbols\":[" syms "]}}"
 #define SYM(name, count) "{\"name\":\"" name "\",\"count\":" #count ",\"image\":\"kernel\"}"
+#define PTI_ON_SYMS                       \
+	SYM("entry_SYSCALL_64_pti", 3200) \
+	"," SYM("syscall_dispatch", 1400) "," SYM("sysret_to_user_pti", 2400)
 
 static char *print(struct report *r, unsigned top)
 {
@@ -48,15 +51,15 @@ Test(report_symbols, differences_largest_first)
 	a = report_group(&r, "pti=off", "gettid", "host", "pti=off");
 	b = report_group(&r, "pti=on", "gettid", "host", "pti=on");
 	add(&r, a, TRACE(100, SYM("entry_SYSCALL_64", 3000) "," SYM("syscall_dispatch", 1400)));
-	add(&r, b, TRACE(100, SYM("entry_SYSCALL_64_pti", 3200) "," SYM("syscall_dispatch", 1400)
-				  "," SYM("sysret_to_user_pti", 2400)));
+	add(&r, b, TRACE(100, PTI_ON_SYMS));
 	out = print(&r, 0);
 	cr_expect(strstr(out, "pti=on (B) vs baseline pti=off (A)"), "%s", out);
 	/* Largest difference first: +3200, -3000, +2400; the equal one only counted. */
 	cr_expect(strstr(out, "entry_SYSCALL_64_pti") < strstr(out, "entry_SYSCALL_64 ") &&
-		  strstr(out, "entry_SYSCALL_64 ") < strstr(out, "sysret_to_user_pti"), "%s", out);
-	cr_expect(strstr(out, "+3200") && strstr(out, "+32.00"), "difference and per iteration:\n%s",
-		  out);
+			  strstr(out, "entry_SYSCALL_64 ") < strstr(out, "sysret_to_user_pti"),
+		  "%s", out);
+	cr_expect(strstr(out, "+3200") && strstr(out, "+32.00"),
+		  "difference and per iteration:\n%s", out);
 	cr_expect(strstr(out, "-3000") && strstr(out, "-30.00"), "%s", out);
 	cr_expect(!strstr(out, "syscall_dispatch"), "an equal count is not a difference:\n%s", out);
 	cr_expect(strstr(out, "1 symbols have the same count"), "%s", out);
