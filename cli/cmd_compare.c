@@ -223,7 +223,8 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 				"[--metrics LIST] FILE...\n"
 				"  groups by experiment variant, else by bench, cpu, append;\n"
 				"  metrics: ns ticks syscalls page_faults interrupts exits EVENT\n"
-				"  per iteration, or ratios A/B such as ns/page_faults\n");
+				"  per iteration, or ratios A/B such as ns/page_faults;\n"
+				"  trace records: also per-symbol differences against the baseline\n");
 			if (opt == 'h')
 				exit(0);
 			return EL_EXIT_USAGE;
