@@ -146,10 +146,13 @@ bool trace_console_panicked(const char *con)
 
 bool trace_console_region(const char *con, struct el_region *r)
 {
-	const char *p = line_with(con, "region: ");
+	const char *p = NULL;
 	unsigned long long v[6];
 
 	memset(r, 0, sizeof(*r));
+	/* The last one: the kernel prints it after the program, whose output may come first. */
+	for (const char *q = line_with(con, "region: "); q; q = line_with(q, "region: "))
+		p = q;
 	if (!p || sscanf(p, "iterations %llu tsc_ticks %llu tsc_khz %llu syscalls %llu "
 			    "page_faults %llu interrupts %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
 			 &v[5]) != 6)

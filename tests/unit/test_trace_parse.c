@@ -160,4 +160,10 @@ Test(trace_console, region_line)
 		  "a truncated line is not half-trusted");
 	cr_expect_eq(r.valid, 0);
 	cr_expect(!trace_console_region("no region here\n", &r));
+	cr_assert(trace_console_region("region: iterations 1 tsc_ticks 1 tsc_khz 1 syscalls 9 "
+				       "page_faults 9 interrupts 9\n(pid 1) exited\nregion: "
+				       "iterations 5 tsc_ticks 6 tsc_khz 7 syscalls 0 page_faults "
+				       "0 interrupts 0\n",
+				       &r));
+	cr_expect_eq(r.syscalls, 0, "the kernel's line comes last, after what the program printed");
 }
