@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "report.h"
+#include "report_symbols.h"
 #include "status.h"
 
 enum { OPT_JSON = 256, OPT_BASELINE, OPT_METRICS };
@@ -222,7 +223,8 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 				"[--metrics LIST] FILE...\n"
 				"  groups by experiment variant, else by bench, cpu, append;\n"
 				"  metrics: ns ticks syscalls page_faults interrupts exits EVENT\n"
-				"  per iteration, or ratios A/B such as ns/page_faults\n");
+				"  per iteration, or ratios A/B such as ns/page_faults;\n"
+				"  trace records: also per-symbol differences against the baseline\n");
 			if (opt == 'h')
 				exit(0);
 			return EL_EXIT_USAGE;
@@ -273,6 +275,7 @@ int cmd_compare(int argc, char **argv)
 				printf(", %u malformed line(s) skipped", bad);
 			printf("\n");
 			report_print_table(stdout, &r);
+			report_print_symbols(stdout, &r, 0);
 		}
 		rc = unreadable ? EL_EXIT_USAGE : 0;
 	}

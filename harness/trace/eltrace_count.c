@@ -12,10 +12,31 @@
  * block execution, each a new block at the same address: it is credited
  * only when a block starts elsewhere, once, as the CPU retires it.
  *
+ * Two ways QEMU 7.2 runs an instruction without the callbacks a block gave it:
+ * - MMIO (the APIC's EOI and ICR stores): under -icount an access to an I/O
+ *   region is allowed only in a block's last instruction, so the store in
+ *   the middle of a block stops it (cpu_io_recompile), and QEMU re-runs that
+ *   one instruction as a block of its own translated with CF_MEMI_ONLY:
+ *   memory callbacks only, no block or instruction callbacks.  So a
+ *   one-instruction block translated right after a block holding the same
+ *   instruction started (which is when QEMU makes the re-run block) also
+ *   gets a memory callback: if nothing is pending it leaves its instruction
+ *   pending, and the next block credits it (on_mem).
+ * - A page-crossing instruction that is not the first of its block: the
+ *   x86 translator abandons it (advance_pc -> siglongjmp) and ends the block
+ *   before it, but the plugin has already seen it: the block's last
+ *   instruction is then a phantom with the bytes up to the page end, and the
+ *   callbacks placed on it are dropped with its code.  When the last
+ *   instruction ends on a page boundary the last two are instrumented with
+ *   calls (pending = self, the one before credited by the call), so a phantom
+ *   leaves the real last instruction pending.  The real page-crossing
+ *   instruction starts the next block, whole.
+ *
  * The windows: at the BEGIN marker every counter is snapshot, at END the
  * differences are added up.  QEMU 7.2 emits an instruction's calls before
- * its inline ops, so at a marker the predecessor's credit is still to come;
- * the marker callbacks account for it.  count_finish() checks the result.
+ * its inline ops, and calls in the order they were registered, so at a
+ * marker the predecessor's credit is still to come; the marker callbacks
+ * account for it.  count_finish() checks the result.
  */
 #include <stdlib.h>
 
@@ -30,6 +51,15 @@ struct tb_info {
 };
 
 static struct insn *pending;
+static struct tb_info *cur_tb; /* the block whose start ran last */
+
+static bool tb_has(const struct tb_info *t, const struct insn *e)
+{
+	for (size_t i = 0; t && i < t->n; i++)
+		if (t->insns[i] == e)
+			return true;
+	return false;
+}
 
 static void on_tb_start(unsigned int vcpu, void *udata)
 {
@@ -39,6 +69,7 @@ static void on_tb_start(unsigned int vcpu, void *udata)
 	if (pending && !(pending->rep_string && pending->vaddr == t->vaddr))
 		pending->count++;
 	pending = NULL;
+	cur_tb = t;
 	if (!st.listing || !st.open || t->seen)
 		return;
 	t->seen = true;
@@ -51,6 +82,30 @@ static void on_last(unsigned int vcpu, void *udata)
 {
 	(void)vcpu;
 	pending = udata;
+}
+
+/* After a page-boundary end: credits the one before (pending), leaves itself pending. */
+static void on_step(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	if (pending)
+		pending->count++;
+	pending = udata;
+}
+
+/*
+ * The MMIO instruction re-run alone: the block that stopped at it is the
+ * last one started, and nothing is pending (its tail callbacks did not run).
+ * QEMU 7.2 also calls a memory callback for accesses made by helpers
+ * (IRET, exception delivery) when the last instrumented instruction that
+ * called a helper left its callbacks installed; such stale calls fail the
+ * checks and change nothing.
+ */
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	(void)vcpu, (void)info, (void)vaddr;
+	if (!pending && tb_has(cur_tb, udata))
+		pending = udata;
 }
 
 static void on_begin(unsigned int vcpu, void *udata)
@@ -84,9 +139,15 @@ static void on_end(unsigned int vcpu, void *udata)
 	st.windows++;
 }
 
+/* Does the instruction end exactly on a 4 KiB boundary (a possible phantom, see above)? */
+static bool ends_on_page(const struct insn *e)
+{
+	return ((e->vaddr + e->size) & 0xfff) == 0;
+}
+
 void count_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
-	size_t n = qemu_plugin_tb_n_insns(tb);
+	size_t n = qemu_plugin_tb_n_insns(tb), tail;
 	struct tb_info *t;
 
 	(void)id;
@@ -102,26 +163,44 @@ void count_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_start, QEMU_PLUGIN_CB_NO_REGS, t);
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(tb, i);
-		struct insn *e = insn_get(qi), *prev = i ? t->insns[i - 1] : NULL;
+		struct insn *e = insn_get(qi);
 
 		if (!e) {
 			st.failed = true;
 			return;
 		}
 		t->insns[i] = e;
+	}
+	/* From `tail` on: the last instruction, or the last two before a page boundary. */
+	tail = n >= 2 && ends_on_page(t->insns[n - 1]) ? n - 2 : n - 1;
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(tb, i);
+		struct insn *e = t->insns[i], *prev = i ? t->insns[i - 1] : NULL;
+
+		/* Registered first: the predecessor's credit (inline or on_step) comes after. */
 		if (e->vaddr == st.begin)
 			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_begin, QEMU_PLUGIN_CB_NO_REGS,
 							       prev);
 		else if (e->vaddr == st.end)
 			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_end, QEMU_PLUGIN_CB_NO_REGS,
 							       prev);
-		if (i == n - 1)
+		if (i > tail) {
+			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_step, QEMU_PLUGIN_CB_NO_REGS,
+							       e);
+			continue;
+		}
+		if (i == tail)
 			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_last, QEMU_PLUGIN_CB_NO_REGS,
 							       e);
 		if (prev)
 			qemu_plugin_register_vcpu_insn_exec_inline(qi, QEMU_PLUGIN_INLINE_ADD_U64,
 								   &prev->count, 1);
 	}
+	/* Only where it can be the MMIO re-run: right after a block holding it started. */
+	if (n == 1 && !t->insns[0]->rep_string && tb_has(cur_tb, t->insns[0]))
+		qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, 0), on_mem,
+						 QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+						 t->insns[0]);
 }
 
 void count_finish(void)

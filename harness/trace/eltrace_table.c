@@ -1,8 +1,13 @@
 /*
- * eltrace's instruction table: entries keyed by virtual address and the
- * host address of the bytes (so two programs' code at one virtual address
- * never mixes), never freed, because TCG-generated code holds pointers to
- * their counters for as long as the translation lives.
+ * eltrace's instruction table: entries keyed by virtual address, the host
+ * address of the bytes (so two programs' code at one virtual address never
+ * mixes) and the bytes themselves, read again on every translation: code
+ * rewritten in place (a frame reused for another program, a patched
+ * instruction) gets an entry of its own with its own bytes and disassembly,
+ * and so does the partial phantom of a page-crossing instruction
+ * (eltrace_count.c), which never runs and is never listed.  Never freed,
+ * because TCG-generated code holds pointers to their counters for as long
+ * as the translation lives.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -60,12 +65,16 @@ struct insn *insn_get(const struct qemu_plugin_insn *qi)
 {
 	uint64_t vaddr = qemu_plugin_insn_vaddr(qi);
 	const void *haddr = qemu_plugin_insn_haddr(qi);
+	const uint8_t *bytes = qemu_plugin_insn_data(qi);
+	size_t h, size = qemu_plugin_insn_size(qi);
 	struct insn *e;
-	size_t h, size;
 
+	if (size > MAX_INSN_BYTES)
+		size = MAX_INSN_BYTES;
 	if (st.nbuckets) {
 		for (e = st.bucket[hash(vaddr, haddr)]; e; e = e->chain)
-			if (e->vaddr == vaddr && e->haddr == haddr)
+			if (e->vaddr == vaddr && e->haddr == haddr && e->size == size &&
+			    !memcmp(e->bytes, bytes, size))
 				return e;
 	}
 	if (st.ninsns >= st.nbuckets && !grow())
@@ -75,9 +84,8 @@ struct insn *insn_get(const struct qemu_plugin_insn *qi)
 		return NULL;
 	e->vaddr = vaddr;
 	e->haddr = haddr;
-	size = qemu_plugin_insn_size(qi);
-	e->size = (uint8_t)(size < MAX_INSN_BYTES ? size : MAX_INSN_BYTES);
-	memcpy(e->bytes, qemu_plugin_insn_data(qi), e->size);
+	e->size = (uint8_t)size;
+	memcpy(e->bytes, bytes, size);
 	e->rep_string = is_rep_string(e->bytes, e->size);
 	if (st.listing)
 		e->disas = qemu_plugin_insn_disas(qi);

@@ -55,6 +55,16 @@ typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
 typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 
+/* Memory callbacks: which accesses, and what QEMU passes (info is opaque here). */
+enum qemu_plugin_mem_rw {
+	QEMU_PLUGIN_MEM_R = 1,
+	QEMU_PLUGIN_MEM_W,
+	QEMU_PLUGIN_MEM_RW,
+};
+typedef uint32_t qemu_plugin_meminfo_t;
+typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+					  uint64_t vaddr, void *userdata);
+
 /* Exported by the plugin: QEMU checks it against [version.min, version.cur]. */
 extern EL_PLUGIN_EXPORT int qemu_plugin_version;
 EL_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
@@ -71,6 +81,10 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 					    enum qemu_plugin_cb_flags flags, void *userdata);
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,
 						enum qemu_plugin_op op, void *ptr, uint64_t imm);
+/* Runs after each memory access of insn, even in a block QEMU re-translated for I/O. */
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
+				      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
+				      void *userdata);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb,
 				    void *userdata);
 

@@ -33,6 +33,13 @@ extern const unsigned char entrylab_trace_plugin[], entrylab_trace_plugin_end[];
 #define EL_TRACE_VSYSCALL_END 0xffffffffff601000ull
 /* Fixed guest wall clock (2024-01-01T00:00:00Z): nothing in a trace depends on the host's. */
 #define EL_TRACE_EPOCH_S 1704067200ull
+/*
+ * The guest's TSC rate under -icount shift=0: QEMU's TSC is its virtual
+ * clock in ns, which advances 1 ns per instruction, so 1 GHz exactly.
+ * Passed as el.tsc_khz, it spares the guest the PIT calibration (50 ms of
+ * guest time, 50 million instructions, ~90% of a small trace's run).
+ */
+#define EL_TRACE_TSC_KHZ 1000000ull
 /* Largest plugin output read back (a --listing of a big region is tens of MB). */
 #define TRACE_PLUGIN_OUT_MAX (1ull << 30)
 /* A trace's defaults where a run's differ: TCG is slower than KVM. */
@@ -73,6 +80,7 @@ struct el_trace_run {
 	double wall_ms;
 	char cpu[512];       /* -cpu as given to QEMU */
 	char qemu[256];      /* the QEMU binary */
+	char bios[256];      /* -bios FILE (qboot), "" for QEMU's default (SeaBIOS) */
 	char err[512];
 };
 
@@ -84,6 +92,9 @@ struct el_trace_job {
 	struct el_trace_opts opts;
 	uint64_t begin, end; /* filled by trace_prepare */
 };
+
+/* The firmware a trace boots with: qboot where installed, else NULL (QEMU's SeaBIOS). */
+const char *trace_qemu_firmware(void);
 
 /* Runs argv (argv[0] found in PATH), capturing stdout as the console; -v echoes it. */
 void trace_spawn(const char *const argv[], double timeout_s, bool echo, struct el_trace_run *r);
@@ -125,6 +136,12 @@ bool trace_console_boot(const char *con, struct el_report *boot);
 bool trace_console_vdso(const char *con, char *name, size_t namelen, uint64_t *base);
 /* "... exited with status N" (last one); false if none. */
 bool trace_console_exit_status(const char *con, int *status);
+/*
+ * "region: iterations N tsc_ticks N tsc_khz N syscalls N page_faults N
+ * interrupts N" (guest-kernel/report.c): *r with tsc_begin 0, tsc_end the
+ * ticks, valid 1; false (and *r zeroed) if the guest printed none.
+ */
+bool trace_console_region(const char *con, struct el_region *r);
 /* The guest kernel said it panicked or took a fatal exception. */
 bool trace_console_panicked(const char *con);
 
@@ -204,6 +221,11 @@ struct json_object;
 /* The record's "trace" object. iterations 0 = unknown (per_iter null). */
 struct json_object *trace_json(const struct el_trace_data *d, const struct el_trace_totals *t,
 			       uint64_t iterations);
+/*
+ * The record's "region" object as `run` writes it, from the console's
+ * region line; "exits" is null (TCG has no VM exits to count).  NULL if none.
+ */
+struct json_object *trace_region_json(const char *console);
 struct el_run_result;
 /* The table on stdout: status, user/kernel split, top symbols, per iteration. */
 void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_result *res,
@@ -211,6 +233,12 @@ void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_
 		   const char *output);
 void trace_csv(FILE *f, const char *sep, const struct el_trace_data *d,
 	       const struct el_trace_totals *t, uint64_t iterations);
+/*
+ * The listing's marker for an instruction's bytes: "CR3" (mov to CR3), "CR",
+ * "SWAPGS", "SYSCALL", "SYSRET", "IRET", "WRMSR", "INVPCID", "INVLPG",
+ * "LFENCE", ... (trace_mark.c has the table); "" for the rest.
+ */
+const char *trace_insn_mark(const uint8_t *bytes, unsigned n);
 /* Every instruction of the region once, in order of first execution, under its symbol. */
 void trace_listing(FILE *f, const struct el_trace_data *d, const struct el_trace_maps *m,
 		   uint64_t iterations);

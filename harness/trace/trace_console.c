@@ -2,7 +2,8 @@
  * What a trace learns from the guest console.  Under QEMU no hypercall is
  * answered, so the guest's boot report, its vDSO placement and the
  * program's exit arrive only as the lines the guest kernel prints
- * (guest-kernel/report.c, vdso, proc/process.c).  Parsing is forgiving:
+ * (guest-kernel/report.c, vdso, proc/process.c), and so do the region's
+ * counts (the "region:" line guest-kernel/report.c prints after the run).  Parsing is forgiving:
  * anything missing leaves the field unset, never guessed.
  */
 #include <stdio.h>
@@ -141,4 +142,23 @@ bool trace_console_exit_status(const char *con, int *status)
 bool trace_console_panicked(const char *con)
 {
 	return strstr(con, "kernel panic") || strstr(con, "nested exception");
+}
+
+bool trace_console_region(const char *con, struct el_region *r)
+{
+	const char *p = NULL;
+	unsigned long long v[6];
+
+	memset(r, 0, sizeof(*r));
+	/* The last one: the kernel prints it after the program, whose output may come first. */
+	for (const char *q = line_with(con, "region: "); q; q = line_with(q, "region: "))
+		p = q;
+	if (!p || sscanf(p, "iterations %llu tsc_ticks %llu tsc_khz %llu syscalls %llu "
+			    "page_faults %llu interrupts %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+			 &v[5]) != 6)
+		return false;
+	*r = (struct el_region){.iterations = v[0], .tsc_end = v[1], .tsc_khz = v[2],
+				.syscalls = v[3], .page_faults = v[4], .interrupts = v[5],
+				.valid = 1};
+	return true;
 }

@@ -2,7 +2,9 @@
  * `entrylab trace --listing`: every instruction that ran in the region,
  * once, with how often it ran, in the order it first ran, under a heading
  * for each symbol it enters.  Read top to bottom it is the path: the
- * program's loop, the entry code, the handler, the way back.
+ * program's loop, the entry code, the handler, the way back.  The "mark"
+ * column names the entry code's landmarks (trace_mark.c): CR3 writes,
+ * SWAPGS, SYSRET, IRET, WRMSR, INVPCID, INVLPG, fences.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +53,8 @@ void trace_listing(FILE *f, const struct el_trace_data *d, const struct el_trace
 		order[i] = &d->insns[i];
 	qsort(order, d->n, sizeof(*order), by_first);
 	fprintf(f, "\nlisting: each instruction of the region once, in the order it first ran"
-		   "\n  %12s%s  %-16s  %-8s  %s\n", "count", iterations ? "  per iter" : "",
-		"address", "offset", "instruction");
+		   "\n  %12s%s  %-16s  %-8s  %-8s %s\n", "count", iterations ? "  per iter" : "",
+		"address", "offset", "mark", "instruction");
 	for (size_t i = 0; i < d->n; i++) {
 		const struct el_trace_insn *in = order[i];
 		struct el_trace_where w;
@@ -68,8 +70,8 @@ void trace_listing(FILE *f, const struct el_trace_data *d, const struct el_trace
 		fprintf(f, "  %12llu", (unsigned long long)in->count);
 		if (iterations)
 			fprintf(f, "  %8.2f", (double)in->count / (double)iterations);
-		fprintf(f, "  %016llx  +0x%-5llx  %s\n", (unsigned long long)in->vaddr,
-			(unsigned long long)w.off, text);
+		fprintf(f, "  %016llx  +0x%-5llx  %-8s %s\n", (unsigned long long)in->vaddr,
+			(unsigned long long)w.off, trace_insn_mark(in->bytes, in->size), text);
 	}
 	free(order);
 }

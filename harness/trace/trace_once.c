@@ -53,7 +53,7 @@ static void load_maps(const struct el_trace_job *job, const char *console,
 		m->tabs[m->n++] = &tabs[2];
 }
 
-/* The run record with what a trace knows and does not: no KVM, no region report. */
+/* The run record with what a trace knows and does not: no KVM, no hypercall report. */
 static struct json_object *trace_record(const struct el_trace_job *job,
 					const struct el_run_result *res,
 					const struct el_trace_run *q, struct json_object *trace)
@@ -69,6 +69,7 @@ static struct json_object *trace_record(const struct el_trace_job *job,
 	json_object_object_add(qemu, "accel", json_object_new_string("tcg"));
 	json_object_object_add(qemu, "cpu", json_object_new_string(q->cpu));
 	json_object_object_add(qemu, "icount", json_object_new_string("shift=0,sleep=off"));
+	json_object_object_add(qemu, "bios", q->bios[0] ? json_object_new_string(q->bios) : NULL);
 	json_object_object_add(qemu, "exit_code", json_object_new_int(q->exit_code));
 	json_object_object_add(qemu, "wall_ms", json_object_new_double(q->wall_ms));
 	if (q->qemu_err && *q->qemu_err)
@@ -80,6 +81,8 @@ static struct json_object *trace_record(const struct el_trace_job *job,
 		if (json_object_object_get_ex(guest, "cpuid", &cpuid))
 			json_object_object_add(guest, "vcpu_cpuid", json_object_get(cpuid));
 	}
+	/* The region's counts arrive on the console under QEMU, not by hypercall. */
+	json_object_object_add(rec, "region", trace_region_json(q->console));
 	json_object_object_add(rec, "trace", trace);
 	return rec;
 }

@@ -67,6 +67,35 @@ struct json_object *trace_json(const struct el_trace_data *d, const struct el_tr
 	return o;
 }
 
+struct json_object *trace_region_json(const char *console)
+{
+	struct el_region r;
+	struct json_object *o;
+
+	if (!console || !trace_console_region(console, &r))
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "tsc_ticks", json_object_new_int64((int64_t)r.tsc_end));
+	json_object_object_add(o, "tsc_khz", json_object_new_int64((int64_t)r.tsc_khz));
+	json_object_object_add(o, "exits", NULL);
+	json_object_object_add(o, "syscalls", json_object_new_int64((int64_t)r.syscalls));
+	json_object_object_add(o, "page_faults", json_object_new_int64((int64_t)r.page_faults));
+	json_object_object_add(o, "interrupts", json_object_new_int64((int64_t)r.interrupts));
+	return o;
+}
+
+/* The guest's own region counters, as `run` shows them. */
+static void region_line(FILE *f, const char *console)
+{
+	struct el_region r;
+
+	if (!console || !trace_console_region(console, &r))
+		return;
+	fprintf(f, "region: %llu syscalls, %llu page faults, %llu interrupts (the guest kernel's "
+		   "counters)\n", (unsigned long long)r.syscalls,
+		(unsigned long long)r.page_faults, (unsigned long long)r.interrupts);
+}
+
 static void row(FILE *f, const char *what, uint64_t v, uint64_t iterations)
 {
 	fprintf(f, "  %-10s %14llu", what, (unsigned long long)v);
@@ -98,6 +127,7 @@ void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_
 	else if (!d->windows)
 		fprintf(f, "the program never ran a region (EL_SYS_REGION begin/end): nothing "
 			   "to count\n");
+	region_line(f, res->console);
 	fprintf(f, "\n");
 	fprintf(f, "  %-10s %14s %14s\n", "", "instructions", it ? "per iteration" : "");
 	row(f, "user", t->user, it);
@@ -109,13 +139,16 @@ void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_
 		"share", "image");
 	for (size_t i = 0; i < t->nsyms && i < top; i++) {
 		const struct el_trace_symcount *s = &t->syms[i];
-		char pi[24] = "";
+		char pi[24] = "", share[16] = "-";
 
 		if (it)
 			snprintf(pi, sizeof(pi), "%.2f", (double)s->count / (double)it);
-		fprintf(f, "  %-36s %12llu %12s %6.1f%%  %s\n", s->name,
-			(unsigned long long)s->count, pi,
-			total ? 100.0 * (double)s->count / (double)total : 0.0, s->image);
+		/* A share of nothing is no percentage. */
+		if (total)
+			snprintf(share, sizeof(share), "%.1f%%", 100.0 * (double)s->count /
+								 (double)total);
+		fprintf(f, "  %-36s %12llu %12s %7s  %s\n", s->name, (unsigned long long)s->count,
+			pi, share, s->image);
 	}
 	if (t->nsyms > top)
 		fprintf(f, "  ... %zu more symbols (--top N, or the record's trace.symbols)\n",

@@ -70,6 +70,17 @@ Test(trace, gettid_counts_exact_and_repeatable)
 	cr_expect_eq(sum, jint(a, "trace.user") + jint(a, "trace.kernel"),
 		     "symbols must add up to the total");
 	cr_expect(jget(a, "guest.config.pti"), "guest.config parsed from the boot report");
+	/* The guest's own region counters, as in a run record; no VM exits under TCG. */
+	cr_expect_eq(jint(a, "region.syscalls"), 50);
+	cr_expect_eq(jint(a, "region.page_faults"), 0);
+	cr_expect_eq(jint(a, "region.interrupts"), 0);
+	cr_expect_eq(jint(a, "region.tsc_khz"), 1000000, "el.tsc_khz=1000000 under -icount");
+	cr_expect(json_object_object_get_ex(jget(a, "region"), "exits", NULL) &&
+			  !jget(a, "region.exits"),
+		  "region.exits must be null: TCG has no VM exits");
+	cr_expect_str_eq(jstr(a, "qemu.bios") ? jstr(a, "qemu.bios") : "(null)",
+			 access("/usr/share/qemu/qboot.rom", R_OK) ? "(null)"
+								   : "/usr/share/qemu/qboot.rom");
 	json_object_put(a);
 	json_object_put(b);
 }
@@ -120,5 +131,21 @@ Test(trace, usage_errors)
 	proc_free(&p);
 	entrylab(&p, "trace", "-c", "host,+arch-perfmon", "gettid", NULL);
 	cr_expect_eq(p.status, 121, "+arch-perfmon under TCG: exit %d", p.status);
+	proc_free(&p);
+}
+
+Test(trace, json_is_one_line)
+{
+	struct el_proc p;
+	struct json_object *o;
+
+	need_qemu();
+	entrylab(&p, "trace", "-o", tmp_output("j.jsonl"), "--json", "gettid", "5", NULL);
+	cr_assert_eq(p.status, 0, "exit %d\n%s", p.status, p.err);
+	cr_expect(strchr(p.out, '\n') == p.out + strlen(p.out) - 1,
+		  "--json must print one JSON line:\n%s", p.out);
+	o = json_tokener_parse(p.out);
+	cr_expect(o && jget(o, "trace.kernel"), "not the record:\n%s", p.out);
+	json_object_put(o);
 	proc_free(&p);
 }

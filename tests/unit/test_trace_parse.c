@@ -142,3 +142,28 @@ Test(trace_console, vdso_exit_panic)
 	cr_expect(!trace_console_panicked(console));
 	cr_expect(trace_console_panicked("kernel panic: exception 6 #UD, exit value 0x106\n"));
 }
+
+Test(trace_console, region_line)
+{
+	struct el_region r;
+
+	cr_assert(trace_console_region("boot\nregion: iterations 100 tsc_ticks 10545 tsc_khz 1000000 "
+				       "syscalls 1 page_faults 3 interrupts 100\nirq done\n", &r));
+	cr_expect_eq(r.iterations, 100);
+	cr_expect_eq(r.tsc_end - r.tsc_begin, 10545);
+	cr_expect_eq(r.tsc_khz, 1000000);
+	cr_expect_eq(r.syscalls, 1);
+	cr_expect_eq(r.page_faults, 3);
+	cr_expect_eq(r.interrupts, 100);
+	cr_expect_eq(r.valid, 1);
+	cr_expect(!trace_console_region("region: iterations 100 tsc_ticks 5\n", &r),
+		  "a truncated line is not half-trusted");
+	cr_expect_eq(r.valid, 0);
+	cr_expect(!trace_console_region("no region here\n", &r));
+	cr_assert(trace_console_region("region: iterations 1 tsc_ticks 1 tsc_khz 1 syscalls 9 "
+				       "page_faults 9 interrupts 9\n(pid 1) exited\nregion: "
+				       "iterations 5 tsc_ticks 6 tsc_khz 7 syscalls 0 page_faults "
+				       "0 interrupts 0\n",
+				       &r));
+	cr_expect_eq(r.syscalls, 0, "the kernel's line comes last, after what the program printed");
+}

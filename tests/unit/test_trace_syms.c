@@ -151,8 +151,8 @@ Test(trace_qemu, cpu_and_cmdline)
 
 	cr_assert_eq(trace_guest_cmdline(out, sizeof(out), "pti=on", "\"100\"", err,
 					 sizeof(err)), 0);
-	cr_expect_str_eq(out, "pti=on el.epoch_ns=1704067200000000000 -- \"100\"");
+	cr_expect_str_eq(out, "pti=on el.tsc_khz=1000000 el.epoch_ns=1704067200000000000 -- \"100\"");
 	cr_assert_eq(trace_guest_cmdline(out, sizeof(out), "", NULL, err, sizeof(err)), 0);
-	cr_expect_str_eq(out, "el.epoch_ns=1704067200000000000");
+	cr_expect_str_eq(out, "el.tsc_khz=1000000 el.epoch_ns=1704067200000000000");
 	cr_expect_eq(trace_guest_cmdline(out, 16, "pti=on", NULL, err, sizeof(err)), -1);
 }
