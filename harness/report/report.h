@@ -14,6 +14,7 @@
 #include "entrylab/abi.h"
 #include "run.h"
 #include "metric.h"
+#include "stats.h"
 
 #define REPORT_MAX_METRICS (METRIC_MAX_CHOSEN + 16)
 
@@ -38,6 +39,16 @@ struct report {
 	char host[192];    /* the first record's host, for the header */
 };
 
+/* Why a cell has no % change against its baseline (report_cell.delta is NaN). */
+enum report_no_delta {
+	ND_NONE,       /* delta is a number */
+	ND_BASELINE,   /* the group is its own baseline */
+	ND_NO_BASE,    /* the baseline has no value (skipped, failed, not counted) */
+	ND_OTHER_KIND, /* the baseline ran another benchmark: its iterations are other units */
+	ND_NEAR_ZERO,  /* the baseline is ~0: % of it means nothing (report_cell.c) */
+	ND_NO_VALUE,   /* this group has no value */
+};
+
 /* One group x metric. */
 struct report_cell {
 	enum metric_status status; /* MS_OK when at least one run gave a value */
@@ -46,7 +57,24 @@ struct report_cell {
 	double mean;
 	double rse;                /* percent; NaN with fewer than two values */
 	double delta;              /* percent against the baseline's mean; NaN if none */
+	double stddev, min, max;   /* of the runs' values; stddev NaN with fewer than two */
+	double ci95;               /* half-width of the 95% confidence interval of the mean */
+	double total, per_iter;    /* mean run total / per-iteration value; NaN where none */
+	struct stats s;            /* the values */
+	/* against the baseline: */
+	enum report_no_delta no_delta;
+	bool compared;             /* the baseline has a value of the same kind: w is valid */
+	struct welch w;            /* this mean less the baseline's, Welch's t-test */
+	double delta_se;           /* standard error of delta, in percent points; NaN if none */
 };
+
+/* "n/a (baseline ~0)" and friends for a cell without a delta; "" for ND_NONE. */
+const char *report_no_delta_text(enum report_no_delta nd);
+
+/* How report_cell() decides a baseline is ~0 (documented in harness/report/README.md). */
+#define REPORT_NEAR_ZERO_SE     2.0  /* |mean| <= 2 standard errors of it */
+#define REPORT_NEAR_ZERO_EVENTS 0.01 /* event counts: under 1 per 100 iterations */
+#define REPORT_NEAR_ZERO_REL    0.01 /* under 1% of the value compared with it */
 
 void report_init(struct report *r);
 void report_free(struct report *r);
@@ -71,7 +99,17 @@ void report_default_metrics(struct report *r);
  */
 void report_resolve_baselines(struct report *r);
 
+/* Statistics of group g for r->m[m] (report_cell_of: for any metric), and its comparison. */
 void report_cell(const struct report *r, unsigned g, unsigned m, struct report_cell *c);
+void report_cell_of(const struct report *r, unsigned g, const struct metric *m,
+		    struct report_cell *c);
+
+/*
+ * Metrics derived from r->m that the reports add: IPC (instructions/cycles,
+ * label "IPC" or "IPC:k") for each cycles[:s] column with an instructions
+ * column of the same suffix.  Returns how many were written to out.
+ */
+unsigned report_derived_metrics(const struct report *r, struct metric *out, unsigned max);
 
 /* report_table.c: the human table; report_machine.c: CSV (-x SEP) and JSON lines. */
 void report_print_table(FILE *f, const struct report *r);
