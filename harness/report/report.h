@@ -111,10 +111,25 @@ void report_cell_of(const struct report *r, unsigned g, const struct metric *m,
  */
 unsigned report_derived_metrics(const struct report *r, struct metric *out, unsigned max);
 
+/*
+ * Every column a report prints: r->m, then extra (n of them; metrics not
+ * already there by label), then report_derived_metrics().  Returns the count.
+ */
+unsigned report_all_metrics(const struct report *r, const struct metric *extra, unsigned n,
+			    struct metric *out, unsigned max);
+
 /* report_table.c: the human table; report_machine.c: CSV (-x SEP) and JSON lines. */
 void report_print_table(FILE *f, const struct report *r);
 void report_print_csv(FILE *f, const struct report *r, const char *sep);
 void report_print_json(FILE *f, const struct report *r);
+/* The CSV columns (summary.csv's header), and one row per group x metric of m. */
+void report_csv_header(FILE *f, const char *sep);
+void report_csv_rows(FILE *f, const struct report *r, const char *sep, const struct metric *m,
+		     unsigned nm);
+/* The test every comparison uses, as the reports name it. */
+#define REPORT_TEST_NAME "Welch's t-test (unequal variances), two-sided, significant at p < 0.05"
+/* A cell's test result in words: "significant (p=0.003)", "within noise (p=0.4)", "no test (<2 runs)". */
+void report_test_text(const struct report_cell *c, char *buf, size_t len);
 /* 1234567.891 -> "1,234,567.89"; decimals < 0: 2, or 4 below 1. */
 void report_format_value(double v, int decimals, char *buf, size_t len);
 

@@ -183,3 +183,37 @@ unsigned report_derived_metrics(const struct report *r, struct metric *out, unsi
 	}
 	return n;
 }
+
+static bool have_label(const struct metric *m, unsigned n, const char *label)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(m[i].label, label))
+			return true;
+	return false;
+}
+
+unsigned report_all_metrics(const struct report *r, const struct metric *extra, unsigned n,
+			    struct metric *out, unsigned max)
+{
+	struct report tmp;
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < r->nm && k < max; i++)
+		out[k++] = r->m[i];
+	for (unsigned i = 0; i < n && k < max; i++)
+		if (!have_label(out, k, extra[i].label))
+			out[k++] = extra[i];
+	/* IPC from every cycles/instructions pair among them */
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.nm = k < REPORT_MAX_METRICS ? k : REPORT_MAX_METRICS;
+	memcpy(tmp.m, out, tmp.nm * sizeof(*out));
+	{
+		struct metric d[REPORT_MAX_METRICS];
+		unsigned nd = report_derived_metrics(&tmp, d, REPORT_MAX_METRICS);
+
+		for (unsigned i = 0; i < nd && k < max; i++)
+			if (!have_label(out, k, d[i].label))
+				out[k++] = d[i];
+	}
+	return k;
+}
