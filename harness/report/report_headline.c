@@ -24,7 +24,7 @@ static const char *trim(const char *s, size_t *len)
 /* The " as " that separates metric and unit, NULL if none. */
 static const char *find_as(const char *s, size_t len)
 {
-	for (size_t i = 1; i + 3 < len; i++)
+	for (size_t i = 1; i + 2 < len; i++)
 		if (isspace((unsigned char)s[i - 1]) && s[i] == 'a' && s[i + 1] == 's' &&
 		    isspace((unsigned char)s[i + 2]))
 			return s + i;
