@@ -12,13 +12,15 @@
 #include <string.h>
 
 #include "commands.h"
+#include "compare_save.h"
 #include "report.h"
 #include "status.h"
 
-enum { OPT_JSON = 256, OPT_BASELINE, OPT_METRICS };
+enum { OPT_JSON = 256, OPT_BASELINE, OPT_METRICS, OPT_SAVE, OPT_EXPERIMENT };
 
 struct compare_opts {
 	const char *csv_sep, *baseline, *metrics;
+	const char *save, *experiment; /* --save DIR, --experiment FILE|NAME */
 	bool json;
 };
 
@@ -203,6 +205,8 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 		{"field-separator", required_argument, 0, 'x'},
 		{"baseline", required_argument, 0, OPT_BASELINE},
 		{"metrics", required_argument, 0, OPT_METRICS},
+		{"save", required_argument, 0, OPT_SAVE},
+		{"experiment", required_argument, 0, OPT_EXPERIMENT},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -215,12 +219,17 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 		case OPT_JSON: o->json = true; break;
 		case OPT_BASELINE: o->baseline = optarg; break;
 		case OPT_METRICS: o->metrics = optarg; break;
+		case OPT_SAVE: o->save = optarg; break;
+		case OPT_EXPERIMENT: o->experiment = optarg; break;
 		case 'h':
 		default:
 			fprintf(opt == 'h' ? stdout : stderr,
 				"usage: entrylab compare [--json | -x SEP] [--baseline NAME|N] "
-				"[--metrics LIST] FILE...\n"
+				"[--metrics LIST]\n"
+				"                        [--save DIR [--experiment FILE|NAME]] FILE...\n"
 				"  groups by experiment variant, else by bench, cpu, append;\n"
+				"  --save DIR also writes report.md, summary.csv and SVG charts there\n"
+				"  (shaped by the experiment the records name, or --experiment);\n"
 				"  metrics: ns ticks syscalls page_faults interrupts exits EVENT\n"
 				"  per iteration, or ratios A/B such as ns/page_faults\n");
 			if (opt == 'h')
@@ -231,6 +240,11 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 	if (optind == argc) {
 		fprintf(stderr, "entrylab compare: give one or more record files "
 				"(results/*.jsonl)\n");
+		return EL_EXIT_USAGE;
+	}
+	if (o->experiment && !o->save) {
+		fprintf(stderr, "entrylab compare: --experiment shapes the saved report; add "
+				"--save DIR or drop it\n");
 		return EL_EXIT_USAGE;
 	}
 	if (o->json && o->csv_sep) {
@@ -275,6 +289,8 @@ int cmd_compare(int argc, char **argv)
 			report_print_table(stdout, &r);
 		}
 		rc = unreadable ? EL_EXIT_USAGE : 0;
+		if (o.save && !rc)
+			rc = compare_save(&r, o.save, o.experiment, argc, argv);
 	}
 	report_free(&r);
 	json_object_put(all);

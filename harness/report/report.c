@@ -70,7 +70,7 @@ int report_find(const struct report *r, const char *name)
 	return -1;
 }
 
-static const char *str_at(struct json_object *o, const char *path)
+const char *report_str_at(struct json_object *o, const char *path)
 {
 	char buf[64], *save, *tok;
 
@@ -83,20 +83,20 @@ static const char *str_at(struct json_object *o, const char *path)
 
 static void note_host(struct report *r, struct json_object *rec)
 {
-	const char *kvm = str_at(rec, "host.kvm");
+	const char *kvm = report_str_at(rec, "host.kvm");
 
 	if (kvm && !strcmp(kvm, "nested"))
 		r->nested = true;
-	if (!r->host[0] && str_at(rec, "host.cpu_model"))
+	if (!r->host[0] && report_str_at(rec, "host.cpu_model"))
 		snprintf(r->host, sizeof(r->host), "%s (kvm %s, pmu %s)",
-			 str_at(rec, "host.cpu_model"), kvm ? kvm : "?",
-			 str_at(rec, "host.pmu") ? str_at(rec, "host.pmu") : "?");
+			 report_str_at(rec, "host.cpu_model"), kvm ? kvm : "?",
+			 report_str_at(rec, "host.pmu") ? report_str_at(rec, "host.pmu") : "?");
 }
 
 void report_add(struct report *r, int gi, struct json_object *rec)
 {
 	struct report_group *g = &r->g[gi];
-	const char *status = str_at(rec, "status"), *detail = str_at(rec, "detail");
+	const char *status = report_str_at(rec, "status"), *detail = report_str_at(rec, "detail");
 	struct json_object *guest, *exit_st, *region, *exp, *skipped;
 	char why[160] = "";
 
@@ -198,4 +198,15 @@ void report_resolve_baselines(struct report *r)
 					break;
 				}
 	}
+}
+
+struct json_object *report_first_run(const struct report *r, int g)
+{
+	for (unsigned i = g < 0 ? 0 : (unsigned)g; i < r->n; i++) {
+		if (json_object_array_length(r->g[i].runs))
+			return json_object_array_get_idx(r->g[i].runs, 0);
+		if (g >= 0)
+			break;
+	}
+	return NULL;
 }

@@ -84,6 +84,11 @@ int report_group(struct report *r, const char *name, const char *bench, const ch
 		 const char *append);
 int report_find(const struct report *r, const char *name);
 
+/* The string at a dotted path of a record ("host.cpu_model"), NULL if none. */
+const char *report_str_at(struct json_object *rec, const char *path);
+/* Group g's first ok record; g < 0: the report's first.  NULL if none. */
+struct json_object *report_first_run(const struct report *r, int g);
+
 /* Files one record under group g: ok, failed or skipped (rec is not taken). */
 void report_add(struct report *r, int g, struct json_object *rec);
 

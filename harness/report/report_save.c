@@ -1,6 +1,7 @@
 /*
- * report_save(): the matrix directory's summary.csv (more files to come:
- * report.md, SVG charts).  report_write_file(): temporary file, fsync,
+ * report_save(): the matrix directory's summary.csv (every metric, with a
+ * header), one SVG chart per headline metric, and report.md (which links
+ * the charts), in that order.  report_write_file(): temporary file, fsync,
  * rename, so each file appears whole or not at all.
  */
 #include "report_save.h"
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "host_io.h"
+#include "report_md.h"
 
 int report_write_file(const char *dir, const char *name, const char *data, size_t len, char *err,
 		      size_t errlen)
@@ -46,26 +48,94 @@ int report_write_file(const char *dir, const char *name, const char *data, size_
 	return 0;
 }
 
-int report_save(const struct report *r, const char *dir, const struct report_meta *meta, char *err,
-		size_t errlen)
+/* Renders one file with print into memory, then writes it whole. */
+struct save_job {
+	const struct report *r;
+	const struct report_meta *meta;
+	const struct report_headline *h;
+	unsigned nh;
+	const struct metric *m;
+	unsigned nm;
+	const struct report_files *files;
+};
+
+static void print_csv(FILE *f, const struct save_job *j)
+{
+	report_csv_header(f, ",");
+	report_csv_rows(f, j->r, ",", j->m, j->nm);
+}
+
+static void print_md(FILE *f, const struct save_job *j)
+{
+	report_md(f, j->r, j->meta, j->h, j->nh, j->files);
+}
+
+static int save_one(const char *dir, const char *name, void (*print)(FILE *, const struct save_job *),
+		    const struct save_job *j, const struct report_headline *h, char *err,
+		    size_t errlen)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	int rc;
 
-	(void)meta;
 	if (!f) {
-		snprintf(err, errlen, "out of memory writing the report");
+		snprintf(err, errlen, "out of memory writing %s", name);
 		return -1;
 	}
-	report_print_csv(f, r, ",");
+	if (print)
+		print(f, j);
+	else
+		report_svg(f, j->r, j->meta, h);
 	if (fclose(f)) {
 		free(buf);
-		snprintf(err, errlen, "out of memory writing the report");
+		snprintf(err, errlen, "out of memory writing %s", name);
 		return -1;
 	}
-	rc = report_write_file(dir, "summary.csv", buf, len, err, errlen);
+	rc = report_write_file(dir, name, buf, len, err, errlen);
 	free(buf);
 	return rc;
+}
+
+/* The headline metrics: meta's, else the report's first column. */
+static unsigned headline_of(const struct report *r, const struct report_meta *meta,
+			    struct report_headline *h)
+{
+	char err[256];
+	int n = meta && meta->headline ? report_headline_parse(meta->headline, NULL, 0, h,
+							       REPORT_MAX_HEADLINE, err,
+							       sizeof(err))
+				       : -1;
+
+	if (n > 0)
+		return (unsigned)n;
+	if (!r->nm)
+		return 0;
+	h[0].m = r->m[0];
+	snprintf(h[0].unit, sizeof(h[0].unit), "%s", r->m[0].label);
+	return 1;
+}
+
+int report_save(const struct report *r, const char *dir, const struct report_meta *meta, char *err,
+		size_t errlen)
+{
+	static struct metric m[2 * REPORT_MAX_METRICS];
+	struct report_headline h[REPORT_MAX_HEADLINE];
+	struct report_files files = {0};
+	struct save_job j = {.r = r, .meta = meta, .h = h, .m = m, .files = &files};
+	struct metric hm[REPORT_MAX_HEADLINE];
+
+	j.nh = headline_of(r, meta, h);
+	for (unsigned i = 0; i < j.nh; i++)
+		hm[i] = h[i].m;
+	j.nm = report_all_metrics(r, hm, j.nh, m, 2 * REPORT_MAX_METRICS);
+	if (save_one(dir, "summary.csv", print_csv, &j, NULL, err, errlen))
+		return -1;
+	for (unsigned i = 0; i < j.nh; i++) {
+		report_svg_name(meta, &h[i], files.charts[i], sizeof(files.charts[i]));
+		if (save_one(dir, files.charts[i], NULL, &j, &h[i], err, errlen))
+			return -1;
+		files.ncharts++;
+	}
+	return save_one(dir, "report.md", print_md, &j, NULL, err, errlen);
 }

@@ -1,0 +1,149 @@
+/*
+ * One SVG chart per headline metric: a horizontal bar per variant (its
+ * row label) at the mean, an error bar of the 95% confidence interval of
+ * the mean (Student t, n-1 degrees of freedom; none with one run), an axis
+ * in the metric's unit, and the title.  Variants without a value get a
+ * text ("skipped", "not-supported") instead of a bar.  Plain SVG 1.1 text.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "report_md.h"
+
+#define W 860
+#define LEFT 260    /* labels end here */
+#define RIGHT 90    /* room for the value text */
+#define TOP 64
+#define ROW 30
+#define BAR 18
+
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+}
+
+void report_svg_name(const struct report_meta *meta, const struct report_headline *h, char *buf,
+		     size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "%s-",
+				    meta && meta->experiment ? meta->experiment : "report");
+
+	for (const char *p = h->unit; *p && n + 5 < len; p++)
+		buf[n++] = (strchr("._-+", *p) || (*p >= '0' && *p <= '9') ||
+			    (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) ? *p : '_';
+	snprintf(buf + n, len - n, ".svg");
+}
+
+/* 1, 2 or 5 times a power of ten, near range/5. */
+static double nice_step(double range)
+{
+	double raw = range / 5, p = pow(10, floor(log10(raw))), m = raw / p;
+
+	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
+}
+
+struct bar {
+	bool have;
+	double mean, ci;
+	const char *why;
+};
+
+void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
+		const struct report_headline *h)
+{
+	struct bar b[256];
+	unsigned n = r->n < 256 ? r->n : 256;
+	double lo = 0, hi = 0, step, pw = W - LEFT - RIGHT;
+	int height = TOP + (int)n * ROW + 60;
+
+	for (unsigned g = 0; g < n; g++) {
+		struct report_cell c;
+
+		report_cell_of(r, g, &h->m, &c);
+		b[g].have = c.status == MS_OK && c.runs;
+		b[g].mean = c.mean;
+		b[g].ci = isnan(c.ci95) ? 0 : c.ci95;
+		b[g].why = !c.runs ? (r->g[g].skipped && !r->g[g].failed ? "skipped" : "failed")
+			   : c.status == MS_NOT_SUPPORTED ? "not-supported"
+			   : c.status == MS_NOT_COUNTED	  ? "not-counted"
+							  : "no value";
+		if (b[g].have) {
+			lo = fmin(lo, b[g].mean - b[g].ci);
+			hi = fmax(hi, b[g].mean + b[g].ci);
+		}
+	}
+	if (hi - lo <= 0)
+		hi = lo + 1;
+	step = nice_step(hi - lo);
+	lo = floor(lo / step) * step;
+	hi = ceil(hi / step) * step;
+#define X(v) (LEFT + ((v) - lo) / (hi - lo) * pw)
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		   "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
+		   "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, height, W, height, W,
+		height);
+	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">", 12);
+	xml_text(f, meta && meta->experiment ? meta->experiment : "report");
+	if (meta && meta->seed) {
+		fputs(" (seed ", f);
+		xml_text(f, meta->seed);
+		fputs(")", f);
+	}
+	fputs(": ", f);
+	xml_text(f, h->unit);
+	fprintf(f, "</text>\n<text x=\"12\" y=\"44\" font-size=\"12\" fill=\"#444\">bars: mean "
+		   "over the runs; error bars: 95%% confidence interval of the mean (Student t; "
+		   "none with one run)%s</text>\n",
+		r->nested ? "; nested runner: timings not meaningful" : "");
+	for (double t = lo; t <= hi + step / 2; t += step) {
+		char v[48];
+
+		report_md_number(fabs(t) < step / 1e6 ? 0 : t, v, sizeof(v));
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n"
+			   "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
+			X(t), TOP - 6, X(t), TOP + (int)n * ROW, X(t), TOP + (int)n * ROW + 16, v);
+	}
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n", X(0),
+		TOP - 6, X(0), TOP + (int)n * ROW);
+	for (unsigned g = 0; g < n; g++) {
+		int y = TOP + (int)g * ROW, mid = y + ROW / 2;
+		bool base = r->g[g].baseline == (int)g;
+		char v[48];
+
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
+			LEFT - 8, mid + 4);
+		xml_text(f, report_label_of(r, meta, g));
+		if (base)
+			fputs(" (baseline)", f);
+		fputs("</text>\n", f);
+		if (!b[g].have) {
+			fprintf(f, "<text class=\"novalue\" x=\"%.1f\" y=\"%d\" font-size=\"12\" "
+				   "fill=\"#888\">%s</text>\n", X(0) + 4, mid + 4, b[g].why);
+			continue;
+		}
+		fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+			   "fill=\"%s\"/>\n", fmin(X(0), X(b[g].mean)), mid - BAR / 2,
+			fabs(X(b[g].mean) - X(0)), BAR, base ? "#7f7f7f" : "#4878b8");
+		if (b[g].ci > 0)
+			fprintf(f, "<path class=\"err\" d=\"M%.1f %dH%.1fM%.1f %dV%dM%.1f %dV%d\" "
+				   "stroke=\"black\" fill=\"none\"/>\n", X(b[g].mean - b[g].ci), mid,
+				X(b[g].mean + b[g].ci), X(b[g].mean - b[g].ci), mid - 5, mid + 5,
+				X(b[g].mean + b[g].ci), mid - 5, mid + 5);
+		report_md_number(b[g].mean, v, sizeof(v));
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%s</text>\n",
+			fmax(X(b[g].mean), X(b[g].mean + b[g].ci)) + 4, mid + 4, v);
+	}
+	fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">",
+		LEFT + pw / 2, TOP + (int)n * ROW + 36);
+	xml_text(f, h->unit);
+	fputs("</text>\n</svg>\n", f);
+#undef X
+}
