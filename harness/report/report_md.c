@@ -122,7 +122,8 @@ static void md_sentence(FILE *f, const struct report *r, const struct report_met
 	if (!isnan(c.delta))
 		fprintf(f, " (%+.1f%%)", c.delta);
 	else
-		fprintf(f, " (%% %s)", report_no_delta_text(c.no_delta));
+		fprintf(f, " (no %%: %s)", c.no_delta == ND_NEAR_ZERO ? "the baseline is ~0"
+								    : "another bench");
 	if (!c.w.tested)
 		fprintf(f, "; no test: fewer than 2 runs on a side\n");
 	else if (c.w.significant)
