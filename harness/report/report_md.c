@@ -116,9 +116,9 @@ static void md_sentence(FILE *f, const struct report *r, const struct report_met
 	report_md_number(b.mean, vb, sizeof(vb));
 	report_md_number(c.mean, vc, sizeof(vc));
 	report_md_number(c.w.diff, d, sizeof(d));
-	fprintf(f, "- %s vs %s, %s: %s -> %s, %s%s", report_label_of(r, meta, g),
-		report_label_of(r, meta, (unsigned)base), h->unit, vb, vc, c.w.diff >= 0 ? "+" : "",
-		d);
+	fprintf(f, "- %s vs %s: %s %s -> %s %s, %s%s %s", report_label_of(r, meta, g),
+		report_label_of(r, meta, (unsigned)base), vb, h->unit, vc, h->unit,
+		c.w.diff >= 0 ? "+" : "", d, h->unit);
 	if (!isnan(c.delta))
 		fprintf(f, " (%+.1f%%)", c.delta);
 	else
@@ -186,7 +186,8 @@ static void md_table(FILE *f, const struct report *r, const struct report_meta *
 		fprintf(f, "\n### %s\n", name);
 	fprintf(f, "\n| |");
 	for (unsigned i = 0; i < nh; i++)
-		fprintf(f, " %s | change | %% | outside the noise? |", h[i].unit);
+		fprintf(f, " %s%s | change | %% | outside the noise? |", h[i].unit,
+			metric_kind(&h[i].m) == MK_TOTAL ? " (whole run)" : "");
 	fprintf(f, "\n|---|");
 	for (unsigned i = 0; i < nh; i++)
 		fprintf(f, "---:|---:|---:|---|");

@@ -10,8 +10,8 @@
 
 #include "report_md.h"
 
-#define W 860
-#define LEFT 260    /* labels end here */
+#define W 900
+#define LEFT 300    /* labels end here */
 #define RIGHT 90    /* room for the value text */
 #define TOP 64
 #define ROW 30
@@ -116,10 +116,16 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 	for (unsigned g = 0; g < n; g++) {
 		int y = TOP + (int)g * ROW, mid = y + ROW / 2;
 		bool base = r->g[g].baseline == (int)g;
+		const struct report_row *row;
 		char v[48];
 
 		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
 			LEFT - 8, mid + 4);
+		row = report_row_of(meta, r->g[g].name);
+		if (row && row->table && row->table[0]) {
+			xml_text(f, row->table);
+			fputs(": ", f);
+		}
 		xml_text(f, report_label_of(r, meta, g));
 		if (base)
 			fputs(" (baseline)", f);
