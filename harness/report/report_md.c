@@ -157,8 +157,10 @@ static void md_perf_block(FILE *f, const struct report *r, const struct report_m
 			if (h[i].m.num.base != MB_COUNTER)
 				continue;
 			report_cell_of(r, gs[k], &h[i].m, &c);
-			if (c.status != MS_OK || !c.runs)
+			if (!c.runs)
 				snprintf(v, sizeof(v), "<%s>", no_value(r, gs[k], &c));
+			else if (c.status != MS_OK)
+				snprintf(v, sizeof(v), "%s", metric_status_text(c.status));
 			else
 				report_format_value(c.mean, 0, v, sizeof(v));
 			fprintf(f, "  %18s      %-18s", v, h[i].unit);

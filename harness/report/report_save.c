@@ -97,23 +97,53 @@ static int save_one(const char *dir, const char *name, void (*print)(FILE *, con
 	return rc;
 }
 
-/* The headline metrics: meta's, else the report's first column. */
+/* Whether m has no value in any group for want of the quantity (not for want of a PMU). */
+static bool never_measured(const struct report *r, const struct metric *m)
+{
+	for (unsigned g = 0; g < r->n; g++) {
+		struct report_cell c;
+
+		report_cell_of(r, g, m, &c);
+		if (c.runs && c.status != MS_MISSING)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The headline metrics: meta's, less those no record can have (a timed
+ * metric of `matrix --trace` records); else the report's first columns
+ * that have values.
+ */
 static unsigned headline_of(const struct report *r, const struct report_meta *meta,
 			    struct report_headline *h)
 {
+	struct report_headline all[REPORT_MAX_HEADLINE];
 	char err[256];
-	int n = meta && meta->headline ? report_headline_parse(meta->headline, NULL, 0, h,
+	int n = meta && meta->headline ? report_headline_parse(meta->headline, NULL, 0, all,
 							       REPORT_MAX_HEADLINE, err,
 							       sizeof(err))
 				       : -1;
+	unsigned k = 0;
 
-	if (n > 0)
-		return (unsigned)n;
-	if (!r->nm)
-		return 0;
-	h[0].m = r->m[0];
-	snprintf(h[0].unit, sizeof(h[0].unit), "%s", r->m[0].label);
-	return 1;
+	for (int i = 0; i < n; i++)
+		if (!never_measured(r, &all[i].m))
+			h[k++] = all[i];
+	for (unsigned i = 0; i < r->nm && !k; i++) {
+		if (never_measured(r, &r->m[i]))
+			continue;
+		h[k].m = r->m[i];
+		snprintf(h[k].unit, sizeof(h[k].unit), "%s", r->m[i].label);
+		k++;
+		if (i + 1 < r->nm && !never_measured(r, &r->m[i + 1]) &&
+		    r->m[i].num.base == MB_TRACE_KERNEL) {
+			/* traces: kernel and user instructions side by side */
+			h[k].m = r->m[i + 1];
+			snprintf(h[k].unit, sizeof(h[k].unit), "%s", r->m[i + 1].label);
+			k++;
+		}
+	}
+	return k;
 }
 
 int report_save(const struct report *r, const char *dir, const struct report_meta *meta, char *err,
@@ -123,12 +153,16 @@ int report_save(const struct report *r, const char *dir, const struct report_met
 	struct report_headline h[REPORT_MAX_HEADLINE];
 	struct report_files files = {0};
 	struct save_job j = {.r = r, .meta = meta, .h = h, .m = m, .files = &files};
-	struct metric hm[REPORT_MAX_HEADLINE];
+	struct metric hm[REPORT_MAX_HEADLINE + REPORT_MAX_METRICS];
+	unsigned nhm;
 
 	j.nh = headline_of(r, meta, h);
-	for (unsigned i = 0; i < j.nh; i++)
-		hm[i] = h[i].m;
-	j.nm = report_all_metrics(r, hm, j.nh, m, 2 * REPORT_MAX_METRICS);
+	for (nhm = 0; nhm < j.nh; nhm++)
+		hm[nhm] = h[nhm].m;
+	/* A report whose columns were not chosen yet: the default ones. */
+	if (!r->nm)
+		nhm += (unsigned)metric_defaults(hm + nhm, REPORT_MAX_METRICS, false);
+	j.nm = report_all_metrics(r, hm, nhm, m, 2 * REPORT_MAX_METRICS);
 	if (save_one(dir, "summary.csv", print_csv, &j, NULL, err, errlen))
 		return -1;
 	for (unsigned i = 0; i < j.nh; i++) {
