@@ -10,9 +10,9 @@
 
 #include "report_md.h"
 
-#define W 900
-#define LEFT 300    /* labels end here */
+#define PLOT 560    /* width of the plot area */
 #define RIGHT 90    /* room for the value text */
+#define CHAR_W 7    /* a 12px sans-serif character, roughly */
 #define TOP 64
 #define ROW 30
 #define BAR 18
@@ -49,6 +49,17 @@ static double nice_step(double range)
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
+/* Characters of a row's text: "table: label (baseline)". */
+static size_t label_len(const struct report *r, const struct report_meta *meta, unsigned g)
+{
+	const struct report_row *row = report_row_of(meta, r->g[g].name);
+	size_t n = strlen(report_label_of(r, meta, g));
+
+	if (row && row->table && row->table[0])
+		n += strlen(row->table) + 2;
+	return n + (r->g[g].baseline == (int)g ? 11 : 0);
+}
+
 struct bar {
 	bool have;
 	double mean, ci;
@@ -60,8 +71,9 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 {
 	struct bar b[256];
 	unsigned n = r->n < 256 ? r->n : 256;
-	double lo = 0, hi = 0, step, pw = W - LEFT - RIGHT;
-	int height = TOP + (int)n * ROW + 60;
+	double lo = 0, hi = 0, step, pw = PLOT;
+	int height = TOP + (int)n * ROW + 60, left = 120, w;
+	bool negative = false;
 
 	for (unsigned g = 0; g < n; g++) {
 		struct report_cell c;
@@ -75,20 +87,26 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 			   : c.status == MS_NOT_COUNTED	  ? "not-counted"
 							  : "no value";
 		if (b[g].have) {
+			negative = negative || b[g].mean < 0;
 			lo = fmin(lo, b[g].mean - b[g].ci);
 			hi = fmax(hi, b[g].mean + b[g].ci);
 		}
+		left = (int)fmax(left, 16 + CHAR_W * (double)label_len(r, meta, g));
 	}
+	/* All means positive: the axis starts at 0 and error bars are cut there. */
+	if (!negative)
+		lo = 0;
+	w = left + PLOT + RIGHT;
 	if (hi - lo <= 0)
 		hi = lo + 1;
 	step = nice_step(hi - lo);
 	lo = floor(lo / step) * step;
 	hi = ceil(hi / step) * step;
-#define X(v) (LEFT + ((v) - lo) / (hi - lo) * pw)
+#define X(v) (left + (fmax(lo, (v)) - lo) / (hi - lo) * pw)
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		   "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
-		   "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, height, W, height, W,
+		   "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", w, height, w, height, w,
 		height);
 	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">", 12);
 	xml_text(f, meta && meta->experiment ? meta->experiment : "report");
@@ -101,12 +119,12 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 	xml_text(f, h->unit);
 	fprintf(f, "</text>\n<text x=\"12\" y=\"44\" font-size=\"12\" fill=\"#444\">bars: mean "
 		   "over the runs; error bars: 95%% confidence interval of the mean (Student t; "
-		   "none with one run)%s</text>\n",
+		   "none with one run%s)%s</text>\n", negative ? "" : "; cut at 0",
 		r->nested ? "; nested runner: timings not meaningful" : "");
 	for (double t = lo; t <= hi + step / 2; t += step) {
 		char v[48];
 
-		report_md_number(fabs(t) < step / 1e6 ? 0 : t, v, sizeof(v));
+		report_format_value(fabs(t) < step / 1e6 ? 0 : t, step >= 1 ? 0 : -1, v, sizeof(v));
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n"
 			   "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
 			X(t), TOP - 6, X(t), TOP + (int)n * ROW, X(t), TOP + (int)n * ROW + 16, v);
@@ -120,7 +138,7 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 		char v[48];
 
 		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">",
-			LEFT - 8, mid + 4);
+			left - 8, mid + 4);
 		row = report_row_of(meta, r->g[g].name);
 		if (row && row->table && row->table[0]) {
 			xml_text(f, row->table);
@@ -141,14 +159,16 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 		if (b[g].ci > 0)
 			fprintf(f, "<path class=\"err\" d=\"M%.1f %dH%.1fM%.1f %dV%dM%.1f %dV%d\" "
 				   "stroke=\"black\" fill=\"none\"/>\n", X(b[g].mean - b[g].ci), mid,
-				X(b[g].mean + b[g].ci), X(b[g].mean - b[g].ci), mid - 5, mid + 5,
-				X(b[g].mean + b[g].ci), mid - 5, mid + 5);
+				X(b[g].mean + b[g].ci), X(b[g].mean - b[g].ci),
+				b[g].mean - b[g].ci < lo ? mid : mid - 5,
+				b[g].mean - b[g].ci < lo ? mid : mid + 5, X(b[g].mean + b[g].ci),
+				mid - 5, mid + 5);
 		report_md_number(b[g].mean, v, sizeof(v));
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%s</text>\n",
 			fmax(X(b[g].mean), X(b[g].mean + b[g].ci)) + 4, mid + 4, v);
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">",
-		LEFT + pw / 2, TOP + (int)n * ROW + 36);
+		left + pw / 2, TOP + (int)n * ROW + 36);
 	xml_text(f, h->unit);
 	fputs("</text>\n</svg>\n", f);
 #undef X
