@@ -145,15 +145,25 @@ int report_metric(struct report *r, const char *text, const char *const *events,
 	return 0;
 }
 
+bool report_all_traces(const struct report *r)
+{
+	bool traces = false;
+
+	for (unsigned i = 0; i < r->n; i++)
+		for (size_t k = 0; k < json_object_array_length(r->g[i].runs); k++) {
+			if (!json_object_object_get_ex(json_object_array_get_idx(r->g[i].runs, k),
+						       "trace", NULL))
+				return false;
+			traces = true;
+		}
+	return traces;
+}
+
 void report_default_metrics(struct report *r)
 {
-	bool traces = r->n > 0;
-
 	/* All traces (entrylab trace records): compare instruction counts. */
-	for (unsigned i = 0; i < r->n && traces; i++)
-		for (size_t k = 0; k < json_object_array_length(r->g[i].runs) && traces; k++)
-			traces = json_object_object_get_ex(
-				json_object_array_get_idx(r->g[i].runs, k), "trace", NULL);
+	bool traces = report_all_traces(r);
+
 	r->nm = (unsigned)metric_defaults(r->m, REPORT_MAX_METRICS, traces);
 	for (unsigned i = 0; i < r->n; i++) {
 		size_t runs = json_object_array_length(r->g[i].runs);

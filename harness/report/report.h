@@ -95,6 +95,8 @@ void report_add(struct report *r, int g, struct json_object *rec);
 /* Adds a metric column; 0, or -1 with the reason in err. */
 int report_metric(struct report *r, const char *text, const char *const *events, size_t n,
 		  char *err, size_t errlen);
+/* Every ok record is an `entrylab trace` record (exact counts), and there is one. */
+bool report_all_traces(const struct report *r);
 /* The default columns, then one per counter seen in the records. */
 void report_default_metrics(struct report *r);
 

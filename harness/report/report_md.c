@@ -57,9 +57,11 @@ static const char *no_value(const struct report *r, unsigned g, const struct rep
 	return names[c->status];
 }
 
-static void verdict(const struct report_cell *c, char *buf, size_t len)
+static void verdict(const struct report *r, const struct report_cell *c, char *buf, size_t len)
 {
-	if (!c->w.tested)
+	if (report_all_traces(r))
+		snprintf(buf, len, "exact (trace)");
+	else if (!c->w.tested)
 		snprintf(buf, len, "no test (fewer than 2 runs)");
 	else if (c->w.significant)
 		snprintf(buf, len, "yes (p=%.2g)", c->w.p);
@@ -97,7 +99,7 @@ static void md_cells(FILE *f, const struct report *r, unsigned g, const struct r
 		fprintf(f, " %+.2f%% |", c.delta);
 	else
 		fprintf(f, " %+.2f%% ± %.2f |", c.delta, c.delta_se);
-	verdict(&c, test, sizeof(test));
+	verdict(r, &c, test, sizeof(test));
 	fprintf(f, " %s |", test);
 }
 
@@ -124,7 +126,9 @@ static void md_sentence(FILE *f, const struct report *r, const struct report_met
 	else
 		fprintf(f, " (no %%: %s)", c.no_delta == ND_NEAR_ZERO ? "the baseline is ~0"
 								    : "another bench");
-	if (!c.w.tested)
+	if (report_all_traces(r))
+		fprintf(f, "; exact counts (a trace is deterministic)\n");
+	else if (!c.w.tested)
 		fprintf(f, "; no test: fewer than 2 runs on a side\n");
 	else if (c.w.significant)
 		fprintf(f, "; bigger than the run-to-run variance (p=%.2g)\n", c.w.p);

@@ -149,6 +149,7 @@ void report_md_caveats(FILE *f, const struct report *r, const struct report_meta
 	struct json_object *rec = report_first_run(r, -1);
 	const char *pmu = rec ? report_str_at(rec, "host.pmu") : NULL;
 	unsigned few = 0, failed = 0, skipped = 0;
+	bool traces = report_all_traces(r);
 
 	for (unsigned g = 0; g < r->n; g++) {
 		few += r->g[g].ok == 1;
@@ -160,7 +161,10 @@ void report_md_caveats(FILE *f, const struct report *r, const struct report_meta
 		fprintf(f, "- The runs went through the nested runner (KVM inside QEMU TCG): "
 			   "timings are not meaningful there; compare path lengths with "
 			   "`entrylab trace` or rerun on a host with /dev/kvm.\n");
-	if (pmu && !strcmp(pmu, "none"))
+	if (traces)
+		fprintf(f, "- Exact instruction counts from `entrylab trace` (QEMU TCG, no KVM): "
+			   "deterministic, one run per variant, no timings and no PMU events.\n");
+	if (pmu && !strcmp(pmu, "none") && !traces)
 		fprintf(f, "- No PMU was offered to the guest: every counter is `not-supported`, "
 			   "never a number.\n");
 	if (any_status(r, h, nh, MS_NOT_COUNTED))
@@ -169,7 +173,7 @@ void report_md_caveats(FILE *f, const struct report *r, const struct report_meta
 	if (any_status(r, h, nh, MS_OK))
 		fprintf(f, "- Some values were counted in only some runs: their means are over "
 			   "those runs (summary.csv's n).\n");
-	if (few)
+	if (few && !traces)
 		fprintf(f, "- %u variant(s) have a single ok run: no uncertainty and no test for "
 			   "them (`-r 2` or more).\n", few);
 	if (failed)
