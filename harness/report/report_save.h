@@ -21,10 +21,23 @@ struct report_row {
 };
 
 /*
- * Filled by the matrix: experiment_report_meta() (harness/matrix/experiment.h)
- * sets experiment, seed, description, headline, rows and nrows from the
- * experiment file; the matrix itself sets command, runs_file, scale, planned,
- * kept and interrupted.  Every pointer may be NULL (then that part is left out).
+ * Filled by the matrix, in this way:
+ *
+ *	struct report_row rows[EXP_MAX_VARIANTS];
+ *	struct report_meta meta = {0};
+ *
+ *	experiment_report_meta(&m->exp, rows, &meta); // experiment, seed, description,
+ *	                                              // headline, rows, nrows
+ *	meta.command = "entrylab matrix pti-global -r 5";  // argv as typed, re-joined
+ *	meta.runs_file = "runs.jsonl";
+ *	meta.scale = "default";            // or "seed" (--scale seed)
+ *	meta.planned = ...; meta.kept = ...; meta.interrupted = ...;
+ *	report_save(r, dir, &meta, err, sizeof(err));
+ *
+ * Call it after the report's columns are chosen (cmd_matrix.c's print_report
+ * adds them with report_metric; without any, summary.csv gets the defaults)
+ * and after report_resolve_baselines().  Every pointer may be NULL (that part
+ * of report.md is left out); rows must outlive the call only.
  */
 struct report_meta {
 	const char *experiment;  /* the experiment's full name */
