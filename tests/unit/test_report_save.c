@@ -292,3 +292,50 @@ Test(report_save, totals_and_other_bench)
 	cr_expect(isnan(c.delta));
 	report_free(&q);
 }
+
+/* vdso-off's syscalls against a vDSO baseline: 3 syscalls in 100000 iterations is ~0. */
+Test(report_save, near_zero_rule)
+{
+	struct report q;
+	struct report_cell c;
+	struct metric m;
+	char err[128];
+
+	report_init(&q);
+	report_group(&q, "vdso", "lseek", "host", "");
+	report_group(&q, "vdso-off", "lseek", "host", "vdso=off");
+	report_group(&q, "noisy", "lseek", "host", "");
+	report_group(&q, "noisy-b", "lseek", "host", "");
+	add(&q, 0, run(100000, 1000000, 3));
+	add(&q, 0, run(100000, 1000000, 3));
+	add(&q, 1, run(100000, 9000000, 100003));
+	add(&q, 1, run(100000, 9000000, 100003));
+	q.base = 0;
+	report_resolve_baselines(&q);
+	cr_assert_eq(metric_parse("syscalls", NULL, 0, &m, err, sizeof(err)), 0);
+	report_cell_of(&q, 1, &m, &c);
+	cr_expect_eq(c.no_delta, ND_NEAR_ZERO, "not +3333233%%: %f", c.delta);
+	cr_expect(isnan(c.delta));
+	cr_expect(c.compared && fabs(c.w.diff - 1) < 1e-9, "the absolute change stays");
+	cr_expect_str_eq(report_no_delta_text(c.no_delta), "n/a (baseline ~0)");
+	/* syscalls per run (a total): 3 is not ~0 by the event floor, but under 1% of 100003 */
+	cr_assert_eq(metric_parse("syscalls/run", NULL, 0, &m, err, sizeof(err)), 0);
+	report_cell_of(&q, 1, &m, &c);
+	cr_expect_eq(c.no_delta, ND_NEAR_ZERO);
+	/* a baseline within two standard errors of 0: ns of -1 and +1.5 per iteration */
+	q.g[3].baseline = 2;
+	q.g[2].baseline = 2;
+	add(&q, 2, run(1, 1, 0));
+	add(&q, 2, run(1, 5, 0));
+	add(&q, 3, run(1, 100, 0));
+	add(&q, 3, run(1, 110, 0));
+	cr_assert_eq(metric_parse("ns", NULL, 0, &m, err, sizeof(err)), 0);
+	report_cell_of(&q, 3, &m, &c);
+	/* base 1 and 5 ns: mean 3, stderr 2 -> 3 <= 2 * 2: ~0 */
+	cr_expect_eq(c.no_delta, ND_NEAR_ZERO, "%f", c.delta);
+	/* the ordinary case still has its % */
+	report_cell_of(&q, 1, &m, &c);
+	cr_expect_eq(c.no_delta, ND_NONE);
+	cr_expect(fabs(c.delta - 800) < 1e-9, "%f", c.delta);
+	report_free(&q);
+}
