@@ -59,8 +59,10 @@ int compare_save(const struct report *r, const char *dir, const char *experiment
 			experiment_report_meta(&exp, rows, &meta);
 			loaded = true;
 		} else if (experiment) {
-			fprintf(stderr, "entrylab compare: --experiment %s cannot be used (above); "
-					"fix it or drop the option\n", experiment);
+			fprintf(stderr,
+				"entrylab compare: --experiment %s cannot be used (above); "
+				"fix it or drop the option\n",
+				experiment);
 			if (quiet && quiet != stderr)
 				fclose(quiet);
 			experiment_free(&exp);

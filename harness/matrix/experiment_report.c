@@ -28,7 +28,8 @@ static void check_text(struct check_ctx *c, enum exp_key k, const struct exp_val
 	}
 	for (size_t i = 0; i < len; i++)
 		if (!isprint((unsigned char)v->text[i]) || v->text[i] == '|') {
-			check_problem(c, v->line, "%s in %s: '%s' has a character report.md "
+			check_problem(c, v->line,
+				      "%s in %s: '%s' has a character report.md "
 				      "tables cannot hold ('|' or a control character); drop it",
 				      experiment_key_name(k), where, v->text);
 			return;

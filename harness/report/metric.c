@@ -50,8 +50,8 @@ static int term_parse(const char *s, size_t len, const char *const *events, size
 			;
 		if (i == n) {
 			snprintf(err, errlen, "'%.*s' is neither a built-in quantity (iterations "
-				 "ticks ns s syscalls page_faults interrupts exits run) nor one of the "
-				 "events; fix the name or add it to events", (int)len, s);
+				 "ticks ns s syscalls page_faults interrupts exits run) nor one of "
+				 "the events; fix the name or add it to events", (int)len, s);
 			return -1;
 		}
 	}

@@ -135,7 +135,7 @@ void report_csv_rows(FILE *f, const struct report *r, const char *sep, const str
 		     unsigned nm);
 /* The test every comparison uses, as the reports name it. */
 #define REPORT_TEST_NAME "Welch's t-test (unequal variances), two-sided, significant at p < 0.05"
-/* A cell's test result in words: "significant (p=0.003)", "within noise (p=0.4)", "no test (<2 runs)". */
+/* A cell's test in words: "significant (p=0.003)", "within noise (p=0.4)", "no test (<2 runs)". */
 void report_test_text(const struct report_cell *c, char *buf, size_t len);
 /* 1234567.891 -> "1,234,567.89"; decimals < 0: 2, or 4 below 1. */
 void report_format_value(double v, int decimals, char *buf, size_t len);

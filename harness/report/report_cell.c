@@ -78,8 +78,7 @@ static void cell_stats(const struct report *r, unsigned gi, const struct metric 
 		c->total = c->mean;
 		c->per_iter = other_mean(m, g->runs, c->n);
 		break;
-	default:
-		break;
+	default: break;
 	}
 }
 
@@ -96,8 +95,7 @@ static bool near_zero(const struct metric *m, const struct report_cell *base, do
 
 	if (b == 0 || (base->n >= 2 && b <= REPORT_NEAR_ZERO_SE * stats_stderr(&base->s)))
 		return true;
-	if (metric_is_event_count(m) && metric_kind(m) == MK_PER_ITER &&
-	    b < REPORT_NEAR_ZERO_EVENTS)
+	if (metric_is_event_count(m) && metric_kind(m) == MK_PER_ITER && b < REPORT_NEAR_ZERO_EVENTS)
 		return true;
 	return b < REPORT_NEAR_ZERO_REL * fabs(value);
 }
@@ -170,7 +168,8 @@ unsigned report_derived_metrics(const struct report *r, struct metric *out, unsi
 			char text[sizeof(out->text)], err[160];
 
 			if (ins->num.base != MB_COUNTER || metric_kind(ins) != metric_kind(cyc) ||
-			    !(isfx = suffix_of(ins->num.counter, "instructions")) || strcmp(isfx, sfx))
+			    !(isfx = suffix_of(ins->num.counter, "instructions")) ||
+			    strcmp(isfx, sfx))
 				continue;
 			snprintf(text, sizeof(text), "%.60s/%.60s", ins->num.counter,
 				 cyc->num.counter);

@@ -43,13 +43,16 @@ static int item_parse(const char *s0, size_t len, const char *const *events, siz
 		ulen = (size_t)(s0 + len - (as + 2));
 		unit = trim(as + 2, &ulen);
 		if (!ulen || ulen >= sizeof(h->unit)) {
-			snprintf(err, errlen, "'%.*s': give a unit of 1 to %zu characters after "
-				 "'as'", (int)len, s0, sizeof(h->unit) - 1);
+			snprintf(err, errlen,
+				 "'%.*s': give a unit of 1 to %zu characters after "
+				 "'as'",
+				 (int)len, s0, sizeof(h->unit) - 1);
 			return -1;
 		}
 	}
 	if (!mlen || mlen >= sizeof(text)) {
-		snprintf(err, errlen, "an empty or too long metric in the list; write METRIC [as "
+		snprintf(err, errlen,
+			 "an empty or too long metric in the list; write METRIC [as "
 			 "UNIT], ... e.g. iterations/s as lseeks/s");
 		return -1;
 	}
@@ -87,7 +90,8 @@ int report_headline_parse(const char *text, const char *const *events, size_t n,
 		p += len + (comma ? 1 : 0);
 	}
 	if (!k) {
-		snprintf(err, errlen, "no metric; write METRIC [as UNIT], ... e.g. iterations/s "
+		snprintf(err, errlen,
+			 "no metric; write METRIC [as UNIT], ... e.g. iterations/s "
 			 "as lseeks/s, or drop the key");
 		return -1;
 	}

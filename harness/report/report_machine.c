@@ -174,7 +174,8 @@ void report_print_json(FILE *f, const struct report *r)
 								       : NULL);
 			json_object_object_add(o, "change_stderr", c.compared ? num_or_null(c.w.se)
 									      : NULL);
-			json_object_object_add(o, "p_value", c.compared ? num_or_null(c.w.p) : NULL);
+			json_object_object_add(o, "p_value",
+					       c.compared ? num_or_null(c.w.p) : NULL);
 			json_object_object_add(o, "significant", c.compared && c.w.tested
 				? json_object_new_boolean(c.w.significant) : NULL);
 			report_test_text(&c, test, sizeof(test));

@@ -48,8 +48,10 @@ void report_md_number(double v, char *buf, size_t len)
 static const char *no_value(const struct report *r, unsigned g, const struct report_cell *c)
 {
 	static const char *const names[] = {
-		[MS_OK] = "-", [MS_NOT_SUPPORTED] = "not-supported",
-		[MS_NOT_COUNTED] = "not-counted", [MS_MISSING] = "-",
+		[MS_OK] = "-",
+		[MS_NOT_SUPPORTED] = "not-supported",
+		[MS_NOT_COUNTED] = "not-counted",
+		[MS_MISSING] = "-",
 	};
 
 	if (!c->runs)
@@ -85,8 +87,8 @@ static void md_cells(FILE *f, const struct report *r, unsigned g, const struct r
 	else
 		fprintf(f, " %s (± %.2f%%) |", v, c.rse);
 	if (!c.compared) {
-		fprintf(f, " %s | | |", c.no_delta == ND_BASELINE ? "baseline"
-								 : report_no_delta_text(c.no_delta));
+		fprintf(f, " %s | | |",
+			c.no_delta == ND_BASELINE ? "baseline" : report_no_delta_text(c.no_delta));
 		return;
 	}
 	report_md_number(c.w.diff, d, sizeof(d));
@@ -104,8 +106,8 @@ static void md_cells(FILE *f, const struct report *r, unsigned g, const struct r
 }
 
 /* "- entry text vs no global: 6,077,741 -> 7,528,609 lseeks/s, +1,450,868 lseeks/s (+23.87%), ..." */
-static void md_sentence(FILE *f, const struct report *r, const struct report_meta *meta,
-			unsigned g, const struct report_headline *h)
+static void md_sentence(FILE *f, const struct report *r, const struct report_meta *meta, unsigned g,
+			const struct report_headline *h)
 {
 	struct report_cell c, b;
 	char vb[48], vc[48], d[48];
@@ -124,8 +126,8 @@ static void md_sentence(FILE *f, const struct report *r, const struct report_met
 	if (!isnan(c.delta))
 		fprintf(f, " (%+.1f%%)", c.delta);
 	else
-		fprintf(f, " (no %%: %s)", c.no_delta == ND_NEAR_ZERO ? "the baseline is ~0"
-								    : "another bench");
+		fprintf(f, " (no %%: %s)",
+			c.no_delta == ND_NEAR_ZERO ? "the baseline is ~0" : "another bench");
 	if (report_all_traces(r))
 		fprintf(f, "; exact counts (a trace is deterministic)\n");
 	else if (!c.w.tested)
@@ -169,8 +171,8 @@ static void md_perf_block(FILE *f, const struct report *r, const struct report_m
 				report_format_value(c.mean, 0, v, sizeof(v));
 			fprintf(f, "  %18s      %-18s", v, h[i].unit);
 			report_cell_of(r, gs[k], &ipc[0], &ic);
-			if (!strncmp(h[i].m.num.counter, "instructions", 12) && ic.status == MS_OK &&
-			    c.status == MS_OK)
+			if (!strncmp(h[i].m.num.counter, "instructions", 12) &&
+			    ic.status == MS_OK && c.status == MS_OK)
 				fprintf(f, " #  %5.2f insn per cycle ", ic.mean);
 			if (c.status == MS_OK && !isnan(c.rse))
 				fprintf(f, "  ( +- %5.2f%% )", c.rse);
@@ -245,11 +247,15 @@ void report_md(FILE *f, const struct report *r, const struct report_meta *meta,
 	if (meta && meta->command)
 		fprintf(f, "Reproduce: `%s`\n\n", meta->command);
 	if (meta && meta->interrupted)
-		fprintf(f, "**Interrupted**: %u of %u planned runs kept; the tables cover "
-			   "those.\n\n", meta->kept, meta->planned);
-	fprintf(f, "## Result\n\nMean over the runs (± relative standard error of the mean, as "
-		   "`perf stat -r`); change = difference of the means ± its standard error; "
-		   "outside the noise: %s.\n", REPORT_TEST_NAME);
+		fprintf(f,
+			"**Interrupted**: %u of %u planned runs kept; the tables cover "
+			"those.\n\n",
+			meta->kept, meta->planned);
+	fprintf(f,
+		"## Result\n\nMean over the runs (± relative standard error of the mean, as "
+		"`perf stat -r`); change = difference of the means ± its standard error; "
+		"outside the noise: %s.\n",
+		REPORT_TEST_NAME);
 	md_tables(f, r, meta, h, nh);
 	if (files && files->ncharts) {
 		fprintf(f, "\nCharts:");
@@ -261,8 +267,9 @@ void report_md(FILE *f, const struct report *r, const struct report_meta *meta,
 	report_md_runs(f, r, meta);
 	report_md_config(f, r, meta);
 	report_md_host(f, r);
-	fprintf(f, "\n## Every metric\n\nAs `entrylab compare %s` prints it; summary.csv has the "
-		   "same with stddev, min, max, totals and p-values.\n\n```\n",
+	fprintf(f,
+		"\n## Every metric\n\nAs `entrylab compare %s` prints it; summary.csv has the "
+		"same with stddev, min, max, totals and p-values.\n\n```\n",
 		meta && meta->runs_file ? meta->runs_file : "FILE");
 	report_print_table(f, r);
 	fprintf(f, "```\n");

@@ -12,8 +12,7 @@
 #include "report_md.h"
 
 /* "key=value ..." of a record's object at path (guest.config), into buf. */
-static void object_text(struct json_object *rec, const char *a, const char *b, char *buf,
-			size_t len)
+static void object_text(struct json_object *rec, const char *a, const char *b, char *buf, size_t len)
 {
 	struct json_object *o;
 	size_t n = 0;
@@ -22,7 +21,8 @@ static void object_text(struct json_object *rec, const char *a, const char *b, c
 	if (!json_object_object_get_ex(rec, a, &o) || !json_object_object_get_ex(o, b, &o) ||
 	    !json_object_is_type(o, json_type_object))
 		return;
-	json_object_object_foreach(o, k, v) {
+	json_object_object_foreach(o, k, v)
+	{
 		if (n < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", n ? " " : "", k,
 					      json_object_get_string(v));
@@ -41,7 +41,8 @@ static void config_mismatch(struct json_object *rec, char *buf, size_t len)
 	    !json_object_object_get_ex(g, "config", &got) ||
 	    !json_object_is_type(want, json_type_object))
 		return;
-	json_object_object_foreach(want, k, v) {
+	json_object_object_foreach(want, k, v)
+	{
 		struct json_object *e;
 		const char *a = json_object_get_string(v), *b;
 
@@ -77,7 +78,8 @@ void report_md_runs(FILE *f, const struct report *r, const struct report_meta *m
 	if (meta && meta->planned)
 		fprintf(f, "%u of %u planned runs kept%s.\n\n", meta->kept, meta->planned,
 			meta->interrupted ? " (interrupted)" : "");
-	fprintf(f, "| variant | row | ok | failed | skipped | reason |\n|---|---|---:|---:|---:|---|\n");
+	fprintf(f,
+		"| variant | row | ok | failed | skipped | reason |\n|---|---|---:|---:|---:|---|\n");
 	for (unsigned g = 0; g < r->n; g++)
 		fprintf(f, "| %s | %s | %u | %u | %u | %s |\n", r->g[g].name,
 			report_label_of(r, meta, g), r->g[g].ok, r->g[g].failed, r->g[g].skipped,
@@ -122,9 +124,10 @@ void report_md_host(FILE *f, const struct report *r)
 		return;
 	}
 	fprintf(f, "- CPU: %s (%s)\n- kernel: %s\n- KVM: %s\n- PMU: %s\n- entrylab: %s\n",
-		report_str_at(rec, "host.cpu_model") ?: "?", report_str_at(rec, "host.vendor") ?: "?",
-		report_str_at(rec, "host.kernel") ?: "?", report_str_at(rec, "host.kvm") ?: "?",
-		report_str_at(rec, "host.pmu") ?: "?", report_str_at(rec, "version") ?: "?");
+		report_str_at(rec, "host.cpu_model") ?: "?",
+		report_str_at(rec, "host.vendor") ?: "?", report_str_at(rec, "host.kernel") ?: "?",
+		report_str_at(rec, "host.kvm") ?: "?", report_str_at(rec, "host.pmu") ?: "?",
+		report_str_at(rec, "version") ?: "?");
 }
 
 static bool any_status(const struct report *r, const struct report_headline *h, unsigned nh,
@@ -174,20 +177,28 @@ void report_md_caveats(FILE *f, const struct report *r, const struct report_meta
 		fprintf(f, "- Some values were counted in only some runs: their means are over "
 			   "those runs (summary.csv's n).\n");
 	if (few && !traces)
-		fprintf(f, "- %u variant(s) have a single ok run: no uncertainty and no test for "
-			   "them (`-r 2` or more).\n", few);
+		fprintf(f,
+			"- %u variant(s) have a single ok run: no uncertainty and no test for "
+			"them (`-r 2` or more).\n",
+			few);
 	if (failed)
 		fprintf(f, "- %u run(s) failed and are not in the means (reasons under Runs).\n",
 			failed);
 	if (skipped)
-		fprintf(f, "- %u variant(s) skipped: the host lacks what they need (reasons under "
-			   "Runs).\n", skipped);
+		fprintf(f,
+			"- %u variant(s) skipped: the host lacks what they need (reasons under "
+			"Runs).\n",
+			skipped);
 	if (meta && meta->interrupted)
-		fprintf(f, "- The matrix was interrupted: %u of %u runs kept; `entrylab matrix "
-			   "--resume DIR` completes it.\n", meta->kept, meta->planned);
+		fprintf(f,
+			"- The matrix was interrupted: %u of %u runs kept; `entrylab matrix "
+			"--resume DIR` completes it.\n",
+			meta->kept, meta->planned);
 	if (meta && meta->scale && strcmp(meta->scale, "seed"))
-		fprintf(f, "- Scale `%s`: smaller than the seed's workload; `--scale seed` runs the "
-			   "seed's sizes.\n", meta->scale);
+		fprintf(f,
+			"- Scale `%s`: smaller than the seed's workload; `--scale seed` runs the "
+			"seed's sizes.\n",
+			meta->scale);
 	fprintf(f, "- A %% change is left out (n/a) against a baseline that is ~0: within two "
 		   "standard errors of 0, an event count under one per 100 iterations, or under "
 		   "1%% of the value compared; and against another benchmark.\n");

@@ -70,9 +70,9 @@ static void print_md(FILE *f, const struct save_job *j)
 	report_md(f, j->r, j->meta, j->h, j->nh, j->files);
 }
 
-static int save_one(const char *dir, const char *name, void (*print)(FILE *, const struct save_job *),
-		    const struct save_job *j, const struct report_headline *h, char *err,
-		    size_t errlen)
+static int save_one(const char *dir, const char *name,
+		    void (*print)(FILE *, const struct save_job *), const struct save_job *j,
+		    const struct report_headline *h, char *err, size_t errlen)
 {
 	char *buf = NULL;
 	size_t len = 0;

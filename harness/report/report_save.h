@@ -56,7 +56,8 @@ struct report_meta {
 /* One column of the seed's table: a metric, shown in the seed's unit. */
 struct report_headline {
 	struct metric m;
-	char unit[2 * METRIC_NAME_MAX + 2]; /* "lseeks/s" from "iterations/s as lseeks/s"; else the metric's label */
+	/* "lseeks/s" from "iterations/s as lseeks/s"; else the metric's label */
+	char unit[2 * METRIC_NAME_MAX + 2];
 };
 
 #define REPORT_MAX_HEADLINE 8

@@ -10,12 +10,12 @@
 
 #include "report_md.h"
 
-#define PLOT 560    /* width of the plot area */
-#define RIGHT 90    /* room for the value text */
-#define CHAR_W 7    /* a 12px sans-serif character, roughly */
-#define TOP 64
-#define ROW 30
-#define BAR 18
+#define PLOT   560 /* width of the plot area */
+#define RIGHT  90  /* room for the value text */
+#define CHAR_W 7   /* a 12px sans-serif character, roughly */
+#define TOP    64
+#define ROW    30
+#define BAR    18
 
 static void xml_text(FILE *f, const char *s)
 {
@@ -37,7 +37,9 @@ void report_svg_name(const struct report_meta *meta, const struct report_headlin
 
 	for (const char *p = h->unit; *p && n + 5 < len; p++)
 		buf[n++] = (strchr("._-+", *p) || (*p >= '0' && *p <= '9') ||
-			    (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) ? *p : '_';
+			    (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))
+				   ? *p
+				   : '_';
 	snprintf(buf + n, len - n, ".svg");
 }
 
@@ -84,7 +86,7 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 		b[g].ci = isnan(c.ci95) ? 0 : c.ci95;
 		b[g].why = !c.runs ? (r->g[g].skipped && !r->g[g].failed ? "skipped" : "failed")
 			   : c.status == MS_NOT_SUPPORTED ? "not-supported"
-			   : c.status == MS_NOT_COUNTED	  ? "not-counted"
+			   : c.status == MS_NOT_COUNTED   ? "not-counted"
 							  : "no value";
 		if (b[g].have) {
 			negative = negative || b[g].mean < 0;
@@ -103,11 +105,12 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 	lo = floor(lo / step) * step;
 	hi = ceil(hi / step) * step;
 #define X(v) (left + (fmax(lo, (v)) - lo) / (hi - lo) * pw)
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		   "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
-		   "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", w, height, w, height, w,
-		height);
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
+		"<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n",
+		w, height, w, height, w, height);
 	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">", 12);
 	xml_text(f, meta && meta->experiment ? meta->experiment : "report");
 	if (meta && meta->seed) {
@@ -117,16 +120,19 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 	}
 	fputs(": ", f);
 	xml_text(f, h->unit);
-	fprintf(f, "</text>\n<text x=\"12\" y=\"44\" font-size=\"12\" fill=\"#444\">bars: mean "
-		   "over the runs; error bars: 95%% confidence interval of the mean (Student t; "
-		   "none with one run%s)%s</text>\n", negative ? "" : "; cut at 0",
+	fprintf(f,
+		"</text>\n<text x=\"12\" y=\"44\" font-size=\"12\" fill=\"#444\">bars: mean "
+		"over the runs; error bars: 95%% confidence interval of the mean (Student t; "
+		"none with one run%s)%s</text>\n",
+		negative ? "" : "; cut at 0",
 		r->nested ? "; nested runner: timings not meaningful" : "");
 	for (double t = lo; t <= hi + step / 2; t += step) {
 		char v[48];
 
 		report_format_value(fabs(t) < step / 1e6 ? 0 : t, step >= 1 ? 0 : -1, v, sizeof(v));
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n"
-			   "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n"
+			"<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
 			X(t), TOP - 6, X(t), TOP + (int)n * ROW, X(t), TOP + (int)n * ROW + 16, v);
 	}
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n", X(0),
@@ -149,18 +155,23 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 			fputs(" (baseline)", f);
 		fputs("</text>\n", f);
 		if (!b[g].have) {
-			fprintf(f, "<text class=\"novalue\" x=\"%.1f\" y=\"%d\" font-size=\"12\" "
-				   "fill=\"#888\">%s</text>\n", X(0) + 4, mid + 4, b[g].why);
+			fprintf(f,
+				"<text class=\"novalue\" x=\"%.1f\" y=\"%d\" font-size=\"12\" "
+				"fill=\"#888\">%s</text>\n",
+				X(0) + 4, mid + 4, b[g].why);
 			continue;
 		}
-		fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
-			   "fill=\"%s\"/>\n", fmin(X(0), X(b[g].mean)), mid - BAR / 2,
-			fabs(X(b[g].mean) - X(0)), BAR, base ? "#7f7f7f" : "#4878b8");
+		fprintf(f,
+			"<rect class=\"bar\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+			"fill=\"%s\"/>\n",
+			fmin(X(0), X(b[g].mean)), mid - BAR / 2, fabs(X(b[g].mean) - X(0)), BAR,
+			base ? "#7f7f7f" : "#4878b8");
 		if (b[g].ci > 0)
-			fprintf(f, "<path class=\"err\" d=\"M%.1f %dH%.1fM%.1f %dV%dM%.1f %dV%d\" "
-				   "stroke=\"black\" fill=\"none\"/>\n", X(b[g].mean - b[g].ci), mid,
-				X(b[g].mean + b[g].ci), X(b[g].mean - b[g].ci),
-				b[g].mean - b[g].ci < lo ? mid : mid - 5,
+			fprintf(f,
+				"<path class=\"err\" d=\"M%.1f %dH%.1fM%.1f %dV%dM%.1f %dV%d\" "
+				"stroke=\"black\" fill=\"none\"/>\n",
+				X(b[g].mean - b[g].ci), mid, X(b[g].mean + b[g].ci),
+				X(b[g].mean - b[g].ci), b[g].mean - b[g].ci < lo ? mid : mid - 5,
 				b[g].mean - b[g].ci < lo ? mid : mid + 5, X(b[g].mean + b[g].ci),
 				mid - 5, mid + 5);
 		report_md_number(b[g].mean, v, sizeof(v));

@@ -10,8 +10,8 @@
 #include "stats.h"
 
 #define CF_MAX_TERMS 300
-#define CF_EPS 1e-15
-#define CF_TINY 1e-300
+#define CF_EPS       1e-15
+#define CF_TINY      1e-300
 
 /* The continued fraction of I_x(a, b), good for x < (a + 1) / (a + b + 2). */
 static double incbeta_cf(double x, double a, double b)
@@ -23,8 +23,9 @@ static double incbeta_cf(double x, double a, double b)
 	for (int m = 1; m <= CF_MAX_TERMS; m++) {
 		for (int odd = 0; odd < 2; odd++) {
 			/* d_2m = m(b-m)x / ((a+2m-1)(a+2m)), d_2m+1 = -(a+m)(a+b+m)x / ((a+2m)(a+2m+1)) */
-			double num = odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
-					 : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+			double num =
+				odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+				    : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
 			double step;
 
 			d = 1 + num * d;

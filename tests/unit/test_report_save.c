@@ -82,8 +82,9 @@ static void setup(void)
 	add(&r, g[1], run(1000, 810000, 1003));
 	add(&r, g[1], run(1000, 790000, 1003));
 	add(&r, g[2], run(1000, 700000, 3));
-	add(&r, g[3], json_tokener_parse("{\"status\":\"unsupported\",\"detail\":\"skipped: this "
-					 "host's KVM does not offer pcid\"}"));
+	add(&r, g[3],
+	    json_tokener_parse("{\"status\":\"unsupported\",\"detail\":\"skipped: this "
+			       "host's KVM does not offer pcid\"}"));
 	r.base = 0;
 	report_resolve_baselines(&r);
 	cr_assert_eq(report_metric(&r, "iterations/s", NULL, 0, err, sizeof(err)), 0);
@@ -139,29 +140,36 @@ Test(report_save, summary_csv_columns_and_rows)
 	char *csv = slurp("summary.csv"), *nl = strchr(csv, '\n');
 
 	cr_assert(nl);
-	cr_expect(!strncmp(csv, "variant,bench,cpu,append,metric,unit,n,mean,stddev,rse%,min,max,"
+	cr_expect(!strncmp(csv,
+			   "variant,bench,cpu,append,metric,unit,n,mean,stddev,rse%,min,max,"
 			   "total,per_iter,baseline,abs_change,pct_change,change_stderr,p_value,"
 			   "significant,test,runs_ok,runs_failed,runs_skipped\n",
-			   (size_t)(nl - csv + 1)), "%.*s", (int)(nl - csv), csv);
+			   (size_t)(nl - csv + 1)),
+		  "%.*s", (int)(nl - csv), csv);
 	/* 4 groups x (4 metrics + syscalls from the headline + IPC) + the header */
 	cr_expect_eq(count(csv, "\n"), 1 + 4 * 6, "%s", csv);
 	/* a cpu with a comma is quoted; the skipped group has no number */
 	cr_expect(strstr(csv, "none-pcid,lseek,\"host,+pcid\",pti=on pti.global=none,ns,ns/iter,0,"
-			      "skipped,"), "%s", csv);
+			      "skipped,"),
+		  "%s", csv);
 	cr_expect(strstr(csv, "none,lseek,\"host,-pcid\",pti=on pti.global=none,cycles,cycles/iter,0,"
-			      "not-supported,"), "%s", csv);
+			      "not-supported,"),
+		  "%s", csv);
 	/* ns per iteration 1000 (stddev 10); total 1e6 ns per run */
-	cr_expect(strstr(csv, ",ns,ns/iter,3,1000,10,0.58%,990,1010,1000000,1000,none,,,,,-,-,3,0,0\n"),
+	cr_expect(strstr(csv,
+			 ",ns,ns/iter,3,1000,10,0.58%,990,1010,1000000,1000,none,,,,,-,-,3,0,0\n"),
 		  "%s", csv);
 	/* entry: -200 ns +- sqrt(100/3 + 100/3) = 8.164966, significant */
 	cr_expect(strstr(csv, ",ns,ns/iter,3,800,10,0.72%,790,810,800000,800,none,-200,-20.00%,"
-			      "8.16496580927726,"), "%s", csv);
+			      "8.16496580927726,"),
+		  "%s", csv);
 	cr_expect(strstr(csv, "all,lseek,\"host,-pcid\",pti=on pti.global=all,ns,ns/iter,1,700,,,"
 			      "700,700,700000,700,none,-300,-30.00%,,,-,none (<2 runs),1,0,0\n"),
 		  "%s", csv);
 	/* the near-zero rule: 0.003 syscalls per iteration is ~0, no % against it */
 	cr_expect(strstr(csv, ",syscalls,syscalls/iter,3,1.003,0,0.00%,1.003,1.003,1003,1.003,none,"
-			      "1,n/a (baseline ~0),"), "%s", csv);
+			      "1,n/a (baseline ~0),"),
+		  "%s", csv);
 	free(csv);
 }
 
@@ -182,7 +190,8 @@ Test(report_save, report_md_has_the_seed_shape)
 	cr_expect(strstr(md, "| yes (p="), "%s", md);
 	cr_expect(strstr(md, "no test (fewer than 2 runs)"), "all has one run");
 	cr_expect(strstr(md, "- entry text vs no global: 1,000,067 lseeks/s -> 1,250,130 lseeks/s, "
-			     "+250,064 lseeks/s (+25.0%); bigger than the run-to-run variance"), "%s", md);
+			     "+250,064 lseeks/s (+25.0%); bigger than the run-to-run variance"),
+		  "%s", md);
 	cr_expect(strstr(md, "| no global | skipped |"), "%s", md);
 	cr_expect(strstr(md, "this host's KVM does not offer pcid"), "the skip reason");
 	cr_expect(strstr(md, "9 of 12 planned runs kept"));
@@ -192,7 +201,9 @@ Test(report_save, report_md_has_the_seed_shape)
 	cr_expect(strstr(md, "Welch's t-test"), "the test is named");
 	cr_expect(strstr(md, "(pti-global-lseeks_s.svg)"), "the chart is linked");
 	cr_expect(!strstr(md, "nan") && !strstr(md, "inf"), "no NaN printed");
-	cr_expect(strstr(md, "0.0030 syscalls/iter -> 1.00 syscalls/iter, +1.0000 syscalls/iter (no %: the baseline is ~0)"), "%s", md);
+	cr_expect(strstr(md,
+			 "0.0030 syscalls/iter -> 1.00 syscalls/iter, +1.0000 syscalls/iter (no %: the baseline is ~0)"),
+		  "%s", md);
 	free(md);
 }
 
@@ -253,7 +264,8 @@ Test(report_save, headline_parse)
 	char err[256];
 
 	cr_expect_eq(report_headline_parse("s/run as s, ns/page_faults as ns/fault", NULL, 0, h, 4,
-					   err, sizeof(err)), 2);
+					   err, sizeof(err)),
+		     2);
 	cr_expect_str_eq(h[0].unit, "s");
 	cr_expect_str_eq(h[0].m.text, "s/run");
 	cr_expect_str_eq(h[1].unit, "ns/fault");
