@@ -21,12 +21,12 @@ static const char *trim(const char *s, size_t *len)
 	return s;
 }
 
-/* The " as " that separates metric and unit, NULL if none. */
+/* The word "as" that separates metric and unit (the unit may be missing), NULL if none. */
 static const char *find_as(const char *s, size_t len)
 {
-	for (size_t i = 1; i + 2 < len; i++)
+	for (size_t i = 1; i + 1 < len; i++)
 		if (isspace((unsigned char)s[i - 1]) && s[i] == 'a' && s[i + 1] == 's' &&
-		    isspace((unsigned char)s[i + 2]))
+		    (i + 2 == len || isspace((unsigned char)s[i + 2])))
 			return s + i;
 	return NULL;
 }

@@ -21,7 +21,7 @@ static const char *json_state(const struct report *r, unsigned gi, const struct 
 	const struct report_group *g = &r->g[gi];
 
 	if (c->runs == 0)
-		return g->skipped && !g->failed ? "skipped" : "failed";
+		return g->failed ? "failed" : g->skipped ? "skipped" : "not-run";
 	return names[c->status];
 }
 

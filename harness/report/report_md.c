@@ -55,7 +55,7 @@ static const char *no_value(const struct report *r, unsigned g, const struct rep
 	};
 
 	if (!c->runs)
-		return r->g[g].skipped && !r->g[g].failed ? "skipped" : "failed";
+		return r->g[g].failed ? "failed" : r->g[g].skipped ? "skipped" : "not run";
 	return names[c->status];
 }
 

@@ -7,6 +7,7 @@
 #include "report_save.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,9 +126,13 @@ static unsigned headline_of(const struct report *r, const struct report_meta *me
 							       sizeof(err))
 				       : -1;
 	unsigned k = 0;
+	bool runs = false;
 
+	for (unsigned g = 0; g < r->n; g++)
+		runs = runs || json_object_array_length(r->g[g].runs);
+	/* Without a single run, the table keeps its columns and says why it is empty. */
 	for (int i = 0; i < n; i++)
-		if (!never_measured(r, &all[i].m))
+		if (!runs || !never_measured(r, &all[i].m))
 			h[k++] = all[i];
 	for (unsigned i = 0; i < r->nm && !k; i++) {
 		if (never_measured(r, &r->m[i]))

@@ -84,7 +84,9 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 		b[g].have = c.status == MS_OK && c.runs;
 		b[g].mean = c.mean;
 		b[g].ci = isnan(c.ci95) ? 0 : c.ci95;
-		b[g].why = !c.runs ? (r->g[g].skipped && !r->g[g].failed ? "skipped" : "failed")
+		b[g].why = !c.runs ? (r->g[g].failed    ? "failed"
+				      : r->g[g].skipped ? "skipped"
+							: "not run")
 			   : c.status == MS_NOT_SUPPORTED ? "not-supported"
 			   : c.status == MS_NOT_COUNTED   ? "not-counted"
 							  : "no value";

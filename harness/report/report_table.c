@@ -158,7 +158,8 @@ static void print_row(FILE *f, const struct report *r, unsigned gi, const struct
 	report_cell_of(r, gi, m, &c);
 	fprintf(f, "  %-*s ", w, g->name);
 	if (c.runs == 0) {
-		fprintf(f, "%*s\n", VALUE_W, g->skipped && !g->failed ? "<skipped>" : "<failed>");
+		fprintf(f, "%*s\n", VALUE_W,
+			g->failed ? "<failed>" : g->skipped ? "<skipped>" : "<not run>");
 		return;
 	}
 	if (c.status != MS_OK) {

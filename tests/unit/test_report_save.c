@@ -351,3 +351,25 @@ Test(report_save, near_zero_rule)
 	cr_expect(fabs(c.delta - 800) < 1e-9, "%f", c.delta);
 	report_free(&q);
 }
+
+/* A matrix interrupted before its first run still leaves whole files that say so. */
+Test(report_save, nothing_kept)
+{
+	struct report q;
+	struct report_meta im = meta;
+	char err[256], *md;
+
+	report_init(&q);
+	report_group(&q, "none", "lseek", "host,-pcid", "");
+	im.kept = 0;
+	im.interrupted = 1;
+	cr_assert_eq(report_save(&q, dir, &im, err, sizeof(err)), 0, "%s", err);
+	md = slurp("report.md");
+	cr_expect(strstr(md, "**Interrupted**: 0 of 12 planned runs kept"), "%s", md);
+	cr_expect(strstr(md, "No run completed"), "%s", md);
+	cr_expect(strstr(md, "| no global | not run | | | | not run |"), "%s", md);
+	free(md);
+	report_free(&q);
+	cr_expect_neq(report_save(&q, "/nonexistent/dir", &im, err, sizeof(err)), 0);
+	cr_expect(strstr(err, "cannot write /nonexistent/dir/.summary.csv.tmp"), "%s", err);
+}

@@ -348,6 +348,9 @@ Test(report, csv_and_json_lines)
 	cr_expect(strstr(t, ";IPC:k;"), "IPC derived from cycles:k and instructions:k: %s", t);
 	cr_expect(strstr(j, "\"status\":\"not-supported\",\"mean\":null"), "%s", j);
 	cr_expect(strstr(j, "\"status\":\"skipped\""), "%s", j);
+	cr_expect(strstr(j, "\"change\":-0.2") && strstr(j, "\"p_value\":0.0741"), "%s", j);
+	cr_expect(strstr(j, "\"significant\":false,\"test\":\"within noise (p=0.074)\""),
+		  "%s", j);
 	free(t);
 	free(j);
 }
