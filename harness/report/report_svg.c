@@ -13,7 +13,7 @@
 #define PLOT   560 /* width of the plot area */
 #define RIGHT  90  /* room for the value text */
 #define CHAR_W 7   /* a 12px sans-serif character, roughly */
-#define TOP    64
+#define TOP    80
 #define ROW    30
 #define BAR    18
 
@@ -76,6 +76,8 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 	double lo = 0, hi = 0, step, pw = PLOT;
 	int height = TOP + (int)n * ROW + 60, left = 120, w;
 	bool negative = false;
+	const char *whole = metric_kind(&h->m) == MK_TOTAL ? " (whole run)" : "";
+	int decimals;
 
 	for (unsigned g = 0; g < n; g++) {
 		struct report_cell c;
@@ -100,10 +102,11 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 	/* All means positive: the axis starts at 0 and error bars are cut there. */
 	if (!negative)
 		lo = 0;
-	w = left + PLOT + RIGHT;
+	w = left + PLOT + RIGHT < 720 ? 720 : left + PLOT + RIGHT;
 	if (hi - lo <= 0)
 		hi = lo + 1;
 	step = nice_step(hi - lo);
+	decimals = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
 	lo = floor(lo / step) * step;
 	hi = ceil(hi / step) * step;
 #define X(v) (left + (fmax(lo, (v)) - lo) / (hi - lo) * pw)
@@ -122,16 +125,18 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 	}
 	fputs(": ", f);
 	xml_text(f, h->unit);
+	fputs(whole, f);
 	fprintf(f,
-		"</text>\n<text x=\"12\" y=\"44\" font-size=\"12\" fill=\"#444\">bars: mean "
-		"over the runs; error bars: 95%% confidence interval of the mean (Student t; "
-		"none with one run%s)%s</text>\n",
+		"</text>\n<text x=\"12\" y=\"42\" font-size=\"12\" fill=\"#444\">bars: mean "
+		"over the runs; error bars: 95%% confidence interval of the mean</text>\n"
+		"<text x=\"12\" y=\"57\" font-size=\"12\" fill=\"#444\">(Student t; none with "
+		"one run%s)%s</text>\n",
 		negative ? "" : "; cut at 0",
-		r->nested ? "; nested runner: timings not meaningful" : "");
+		r->nested ? "; nested runner: timings are not meaningful" : "");
 	for (double t = lo; t <= hi + step / 2; t += step) {
 		char v[48];
 
-		report_format_value(fabs(t) < step / 1e6 ? 0 : t, step >= 1 ? 0 : -1, v, sizeof(v));
+		report_format_value(fabs(t) < step / 1e6 ? 0 : t, decimals, v, sizeof(v));
 		fprintf(f,
 			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n"
 			"<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
@@ -183,6 +188,7 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 	fprintf(f, "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">",
 		left + pw / 2, TOP + (int)n * ROW + 36);
 	xml_text(f, h->unit);
+	fputs(whole, f);
 	fputs("</text>\n</svg>\n", f);
 #undef X
 }
