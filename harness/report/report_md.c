@@ -246,6 +246,9 @@ void report_md(FILE *f, const struct report *r, const struct report_meta *meta,
 		fprintf(f, "%s\n\n", meta->description);
 	if (meta && meta->command)
 		fprintf(f, "Reproduce: `%s`\n\n", meta->command);
+	if (meta && meta->scale)
+		fprintf(f, "Scale: `%s`%s\n\n", meta->scale,
+			strcmp(meta->scale, "seed") ? " (`--scale seed` runs the seed's sizes)" : "");
 	if (meta && meta->interrupted)
 		fprintf(f,
 			"**Interrupted**: %u of %u planned runs kept; the tables cover "

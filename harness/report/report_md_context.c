@@ -130,6 +130,30 @@ void report_md_host(FILE *f, const struct report *r)
 		report_str_at(rec, "version") ?: "?");
 }
 
+/* Runs whose record has a boolean at path equal to want, or a number at path above 0. */
+static unsigned runs_with(const struct report *r, const char *a, const char *b, const char *c,
+			  int want)
+{
+	unsigned n = 0;
+
+	for (unsigned g = 0; g < r->n; g++)
+		for (size_t k = 0; k < json_object_array_length(r->g[g].runs); k++) {
+			struct json_object *o = json_object_array_get_idx(r->g[g].runs, k);
+
+			if (!json_object_object_get_ex(o, a, &o) ||
+			    !json_object_object_get_ex(o, b, &o) ||
+			    (c && !json_object_object_get_ex(o, c, &o)))
+				continue;
+			if (json_object_is_type(o, json_type_boolean))
+				n += json_object_get_boolean(o) == want;
+			else if (json_object_is_type(o, json_type_int))
+				n += json_object_get_int64(o) > 0;
+			else if (json_object_is_type(o, json_type_string))
+				n += (strcmp(json_object_get_string(o), "on") == 0) == want;
+		}
+	return n;
+}
+
 static bool any_status(const struct report *r, const struct report_headline *h, unsigned nh,
 		       enum metric_status st)
 {
@@ -151,7 +175,7 @@ void report_md_caveats(FILE *f, const struct report *r, const struct report_meta
 {
 	struct json_object *rec = report_first_run(r, -1);
 	const char *pmu = rec ? report_str_at(rec, "host.pmu") : NULL;
-	unsigned few = 0, failed = 0, skipped = 0;
+	unsigned few = 0, failed = 0, skipped = 0, n;
 	bool traces = report_all_traces(r);
 
 	for (unsigned g = 0; g < r->n; g++) {
@@ -189,6 +213,15 @@ void report_md_caveats(FILE *f, const struct report *r, const struct report_meta
 			"- %u variant(s) skipped: the host lacks what they need (reasons under "
 			"Runs).\n",
 			skipped);
+	if ((n = runs_with(r, "guest", "selfcheck", "passed", 0)))
+		fprintf(f, "- %u run(s) failed the guest kernel's self-check (`guest.selfcheck` "
+			   "of the records): the configuration may not be what it says.\n", n);
+	if ((n = runs_with(r, "guest", "unknown_syscalls", NULL, 1)))
+		fprintf(f, "- %u run(s) made system calls the guest kernel does not implement "
+			   "(`guest.unknown_syscalls`).\n", n);
+	if ((n = runs_with(r, "guest", "config", "region_tick", 1)))
+		fprintf(f, "- %u run(s) let the timer tick inside the measured region "
+			   "(`sched.region_tick=on`).\n", n);
 	if (meta && meta->interrupted)
 		fprintf(f,
 			"- The matrix was interrupted: %u of %u runs kept; `entrylab matrix "
