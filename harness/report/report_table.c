@@ -172,6 +172,14 @@ static void print_row(FILE *f, const struct report *r, unsigned gi, const struct
 		fprintf(f, "  %13s", "");
 	else
 		fprintf(f, "  ( +- %5.2f%% )", c.rse);
+	if (metric_kind(m) != MK_RATIO) {
+		double other = metric_kind(m) == MK_PER_ITER ? c.total : c.per_iter;
+
+		val[0] = '\0';
+		if (!isnan(other))
+			report_format_value(other, -1, val, sizeof(val));
+		fprintf(f, " %*s", VALUE_W + 2, val);
+	}
 	print_change(f, &c, decimals);
 	if (g->baseline != r->base && g->baseline >= 0 && (int)gi != g->baseline && c.compared)
 		fprintf(f, " vs %s", r->g[g->baseline].name);
@@ -184,8 +192,11 @@ static void print_block(FILE *f, const struct report *r, const struct metric *m,
 {
 	int decimals = block_decimals(r, m);
 
-	fprintf(f, "\n  %-*s %*s  %13s   %14s %13s  %9s\n", w, m->label, VALUE_W, "mean",
-		"+- rel.stderr", "change", "+- stderr", "delta");
+	fprintf(f, "\n  %-*s %*s  %13s", w, m->label, VALUE_W, "mean", "+- rel.stderr");
+	if (metric_kind(m) != MK_RATIO)
+		fprintf(f, " %*s", VALUE_W + 2,
+			metric_kind(m) == MK_PER_ITER ? "run total" : "per iter");
+	fprintf(f, "   %14s %13s  %9s\n", "change", "+- stderr", "delta");
 	for (unsigned g = 0; g < r->n; g++)
 		print_row(f, r, g, m, w, decimals);
 }
