@@ -124,7 +124,7 @@ static void md_sentence(FILE *f, const struct report *r, const struct report_met
 		report_label_of(r, meta, (unsigned)base), vb, h->unit, vc, h->unit,
 		c.w.diff >= 0 ? "+" : "", d, h->unit);
 	if (!isnan(c.delta))
-		fprintf(f, " (%+.1f%%)", c.delta);
+		fprintf(f, " (%+.*f%%)", fabs(c.delta) >= 10 ? 1 : 2, c.delta);
 	else
 		fprintf(f, " (no %%: %s)",
 			c.no_delta == ND_NEAR_ZERO ? "the baseline is ~0" : "another bench");

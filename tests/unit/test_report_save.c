@@ -373,3 +373,58 @@ Test(report_save, nothing_kept)
 	cr_expect_neq(report_save(&q, "/nonexistent/dir", &im, err, sizeof(err)), 0);
 	cr_expect(strstr(err, "cannot write /nonexistent/dir/.summary.csv.tmp"), "%s", err);
 }
+
+/* gettid with counters, as seed 003's PRE/POST: totals like perf stat, IPC, the noise verdict. */
+static struct json_object *counted(long cycles, long insns)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text),
+		 "{\"status\":\"ok\",\"bench\":{\"name\":\"gettid\",\"iterations\":1000000},"
+		 "\"host\":{\"cpu_model\":\"Test CPU\",\"kvm\":\"native\",\"pmu\":\"intel-v2\"},"
+		 "\"guest\":{\"exit_status\":0},\"region\":{\"tsc_ticks\":1,\"tsc_khz\":1},"
+		 "\"counters\":{\"cycles:k\":{\"value\":%ld,\"markers\":0,\"status\":\"counted\"},"
+		 "\"instructions:k\":{\"value\":%ld,\"markers\":0,\"status\":\"counted\"}}}",
+		 cycles, insns);
+	return json_tokener_parse(text);
+}
+
+Test(report_save, perf_stat_shape)
+{
+	static const struct report_row rows3[] = {
+		{"post", "POST (direct)", "gettid"},
+		{"pre", "PRE (trampoline)", "gettid"},
+	};
+	struct report_meta m3 = {
+		.experiment = "irq-return",
+		.seed = "003",
+		.headline = "cycles:k/run as cycles:k, instructions:k/run as instructions:k",
+		.rows = rows3,
+		.nrows = 2,
+	};
+	struct report q;
+	char err[256], *md;
+
+	report_init(&q);
+	report_group(&q, "post", "gettid", "host", "entry.irq_return=direct");
+	report_group(&q, "pre", "gettid", "host", "entry.irq_return=trampoline");
+	add(&q, 0, counted(140026608, 236696176));
+	add(&q, 0, counted(140036608, 236696176));
+	add(&q, 1, counted(140118538, 236692878));
+	add(&q, 1, counted(139918538, 236692878));
+	q.base = 0;
+	report_resolve_baselines(&q);
+	cr_assert_eq(report_save(&q, dir, &m3, err, sizeof(err)), 0, "%s", err);
+	md = slurp("report.md");
+	cr_log_info("%s", md);
+	cr_expect(strstr(md, "| | cycles:k (whole run) | change | % | outside the noise? | "
+			     "instructions:k (whole run) |"), "%s", md);
+	cr_expect(strstr(md, "POST (direct):\n         140,031,608      cycles:k"), "%s", md);
+	cr_expect(strstr(md, "236,696,176      instructions:k     #   1.69 insn per cycle"), "%s",
+		  md);
+	cr_expect(strstr(md, "- PRE (trampoline) vs POST (direct): 140,031,608 cycles:k -> "
+			     "140,018,538 cycles:k, -13,070 cycles:k (-0.01%); the run-to-run "
+			     "variance is bigger than the difference"), "%s", md);
+	free(md);
+	report_free(&q);
+}
