@@ -98,7 +98,9 @@ static int parse_options(int argc, char **argv, struct compare_opts *o)
 				"  --save DIR also writes report.md, summary.csv and SVG charts there\n"
 				"  (shaped by the experiment the records name, or --experiment);\n"
 				"  metrics: ns ticks syscalls page_faults interrupts exits EVENT\n"
-				"  per iteration, or ratios A/B such as ns/page_faults\n");
+				"  per iteration, X/run (a total), or ratios A/B such as ns/page_faults;\n"
+				"  changes: difference +- its stderr and %% (none against a baseline ~0),\n"
+				"  Welch's t-test, two-sided, significant at p < 0.05\n");
 			if (opt == 'h')
 				exit(0);
 			return EL_EXIT_USAGE;

@@ -6,7 +6,9 @@
  * from one experiment, its file (found by name, or given) shapes report.md:
  * headline, row labels, tables, and the columns of summary.csv.
  */
+#include <errno.h>
 #include <json-c/json.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +97,12 @@ int compare_save(const struct report *r, const char *dir, const char *experiment
 	}
 	command_line(argc, argv, cmd, sizeof(cmd));
 	meta.command = cmd;
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "entrylab compare: cannot create %s: %s; give a directory that "
+				"exists or can be made\n", dir, strerror(errno));
+		experiment_free(&s.exp);
+		return EL_EXIT_USAGE;
+	}
 	rc = report_save(r, dir, &meta, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "entrylab compare: %s\n", err);

@@ -30,8 +30,8 @@ int report_write_file(const char *dir, const char *name, const char *data, size_
 	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot write %s: %s; make the directory writable", tmp,
-			 strerror(errno));
+		snprintf(err, errlen, "cannot write %s: %s; %s", tmp, strerror(errno),
+			 errno == ENOENT ? "create the directory first" : "make the directory writable");
 		return -1;
 	}
 	if (!io_write_all(fd, data, len) || fsync(fd) < 0) {
