@@ -172,6 +172,15 @@ int report_save(const struct report *r, const char *dir, const struct report_met
 		return -1;
 	for (unsigned i = 0; i < j.nh; i++) {
 		report_svg_name(meta, &h[i], files.charts[i], sizeof(files.charts[i]));
+		/* two headline metrics shown in one unit: the second chart gets -2.svg */
+		for (unsigned k = 0; k < i; k++)
+			if (!strcmp(files.charts[k], files.charts[i])) {
+				char *dot = strrchr(files.charts[i], '.');
+
+				snprintf(dot, sizeof(files.charts[i]) - (size_t)(dot - files.charts[i]),
+					 "-%u.svg", i + 1);
+				break;
+			}
 		if (save_one(dir, files.charts[i], NULL, &j, &h[i], err, errlen))
 			return -1;
 		files.ncharts++;

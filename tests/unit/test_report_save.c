@@ -428,3 +428,16 @@ Test(report_save, perf_stat_shape)
 	free(md);
 	report_free(&q);
 }
+
+Test(report_save, one_chart_file_per_headline_metric)
+{
+	struct report_meta m2 = meta;
+	char err[256], path[128];
+
+	m2.headline = "ns as ns, ns/syscalls as ns";
+	cr_assert_eq(report_save(&r, dir, &m2, err, sizeof(err)), 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/pti-global-ns.svg", dir);
+	cr_expect_eq(access(path, R_OK), 0, "%s", path);
+	snprintf(path, sizeof(path), "%s/pti-global-ns-2.svg", dir);
+	cr_expect_eq(access(path, R_OK), 0, "the second one in the same unit: %s", path);
+}
