@@ -154,7 +154,7 @@ static unsigned headline_of(const struct report *r, const struct report_meta *me
 int report_save(const struct report *r, const char *dir, const struct report_meta *meta, char *err,
 		size_t errlen)
 {
-	static struct metric m[2 * REPORT_MAX_METRICS];
+	struct metric m[2 * REPORT_MAX_METRICS];
 	struct report_headline h[REPORT_MAX_HEADLINE];
 	struct report_files files = {0};
 	struct save_job j = {.r = r, .meta = meta, .h = h, .m = m, .files = &files};
