@@ -35,6 +35,9 @@ enum exp_key {
 	EK_BASELINE,
 	EK_METRICS,
 	EK_REQUIRES,
+	EK_HEADLINE, /* report.md: the seed's table columns ("iterations/s as lseeks/s") */
+	EK_LABEL,    /* report.md: a variant's row label in that table ("no global") */
+	EK_TABLE,    /* report.md: which of the seed's tables the variant is a row of */
 	EK_COUNT
 };
 
@@ -57,6 +60,8 @@ struct exp_variant {
 	uint64_t iterations;/* 0 = from args */
 	uint64_t requires;  /* features (bit = enum el_feature) the host must offer */
 	int baseline;       /* index of the variant its deltas are against */
+	const char *label;  /* row label in report.md: label, else the name */
+	const char *table;  /* report.md table: "" = the one table */
 };
 
 struct el_experiment {
@@ -76,6 +81,18 @@ struct el_experiment {
 	unsigned nmetrics;    /* 0 = the default columns */
 	int baseline;         /* index of the [experiment] baseline variant */
 };
+
+struct report_meta;
+struct report_row;
+
+/*
+ * experiment_report.c: what report_save() needs from the experiment (name,
+ * seed, description, headline, and per variant its row label and table,
+ * into rows[], room for exp->nvariants).  The caller adds command, scale,
+ * runs_file, planned, kept and interrupted.
+ */
+void experiment_report_meta(const struct el_experiment *exp, struct report_row *rows,
+			    struct report_meta *meta);
 
 /* Name of a key as written in files. */
 const char *experiment_key_name(enum exp_key k);

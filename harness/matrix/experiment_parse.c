@@ -36,6 +36,9 @@ static const struct {
 	[EK_BASELINE] = {"baseline", IN_EXP | IN_VAR},
 	[EK_METRICS] = {"metrics", IN_EXP},
 	[EK_REQUIRES] = {"requires", IN_EXP | IN_VAR},
+	[EK_HEADLINE] = {"headline", IN_EXP},
+	[EK_LABEL] = {"label", IN_VAR},
+	[EK_TABLE] = {"table", IN_VAR},
 };
 
 /* inih's line buffer (INI_MAX_LINE, compiled into the library): room for '\n' and NUL. */

@@ -32,6 +32,8 @@ bool check_size(struct check_ctx *c, enum exp_key k, const struct exp_value *v, 
 bool check_seconds(struct check_ctx *c, enum exp_key k, const struct exp_value *v, double *out);
 void check_events(struct check_ctx *c, struct exp_value *v);
 void check_metrics(struct check_ctx *c, const struct exp_value *v);
+/* experiment_report.c: headline, and each variant's label and table (resolved into it). */
+void check_report_keys(struct check_ctx *c);
 /* Benchmark arguments: at most 62 words, and room for -n's argument. */
 void check_args(struct check_ctx *c, const char *bench, const char *args, int args_line,
 		int iterations_line);

@@ -23,6 +23,7 @@ static const struct {
 	[MB_EXITS] = {"exits", "exits"},
 	[MB_TRACE_USER] = {"trace_user", "insns:u"},
 	[MB_TRACE_KERNEL] = {"trace_kernel", "insns:k"},
+	[MB_RUN] = {"run", "run"},
 };
 
 #define NBASES (sizeof(bases) / sizeof(bases[0]))
@@ -38,7 +39,7 @@ static int term_parse(const char *s, size_t len, const char *const *events, size
 	if (len == 0 || len >= METRIC_NAME_MAX) {
 		snprintf(err, errlen,
 			 "metric '%.*s' is empty or too long; give one of iterations "
-			 "ticks ns s syscalls page_faults interrupts exits or an event",
+			 "ticks ns s syscalls page_faults interrupts exits run or an event",
 			 (int)len, s);
 		return -1;
 	}
@@ -49,8 +50,8 @@ static int term_parse(const char *s, size_t len, const char *const *events, size
 			;
 		if (i == n) {
 			snprintf(err, errlen, "'%.*s' is neither a built-in quantity (iterations "
-				 "ticks ns s syscalls page_faults interrupts exits) nor one of the "
-				 "events; fix the name or add it to events", (int)len, s);
+				 "ticks ns s syscalls page_faults interrupts exits run) nor one of "
+				 "the events; fix the name or add it to events", (int)len, s);
 			return -1;
 		}
 	}
@@ -87,7 +88,13 @@ int metric_parse(const char *text, const char *const *events, size_t n, struct m
 		   term_parse(slash + 1, strlen(slash + 1), events, n, &m->den, err, errlen)) {
 		return -1;
 	}
+	if (m->num.base == MB_RUN) {
+		snprintf(err, errlen, "metric '%s': 'run' is only a denominator (X/run: X over the "
+			 "whole run); put a quantity before the '/'", text);
+		return -1;
+	}
 	snprintf(m->label, sizeof(m->label), "%s/%s", term_label(&m->num), term_label(&m->den));
+	snprintf(m->text, sizeof(m->text), "%s", text);
 	return 0;
 }
 
@@ -153,6 +160,9 @@ static enum metric_status term_eval(const struct metric_term *t, struct json_obj
 	switch (t->base) {
 	case MB_COUNTER:
 		return counter_eval(t->counter, rec, out);
+	case MB_RUN:
+		*out = 1;
+		return MS_OK;
 	case MB_ITERATIONS:
 		return num_at(rec, "bench", "iterations", out) && *out > 0 ? MS_OK : MS_MISSING;
 	case MB_TRACE_USER:
@@ -186,6 +196,41 @@ enum metric_status metric_eval(const struct metric *m, struct json_object *rec, 
 		return MS_MISSING;
 	*out = num / den;
 	return MS_OK;
+}
+
+enum metric_kind metric_kind(const struct metric *m)
+{
+	if (m->den.base == MB_ITERATIONS && m->num.base != MB_ITERATIONS)
+		return MK_PER_ITER;
+	if (m->den.base == MB_RUN && m->num.base != MB_ITERATIONS)
+		return MK_TOTAL;
+	return MK_RATIO;
+}
+
+bool metric_is_event_count(const struct metric *m)
+{
+	enum metric_base b = m->num.base;
+
+	return metric_kind(m) != MK_RATIO && (b == MB_SYSCALLS || b == MB_PAGE_FAULTS ||
+					      b == MB_INTERRUPTS || b == MB_EXITS);
+}
+
+enum metric_status metric_eval_other(const struct metric *m, struct json_object *rec,
+				     double *out)
+{
+	struct metric other = *m;
+
+	switch (metric_kind(m)) {
+	case MK_PER_ITER:
+		other.den.base = MB_RUN;
+		break;
+	case MK_TOTAL:
+		other.den.base = MB_ITERATIONS;
+		break;
+	default:
+		return MS_MISSING;
+	}
+	return metric_eval(&other, rec, out);
 }
 
 const char *metric_status_text(enum metric_status s)

@@ -29,6 +29,7 @@ enum metric_base {
 	MB_EXITS,       /* region.exits: VM exits to the VMM in the region */
 	MB_TRACE_USER,  /* trace.user: instructions at CPL3 in the region (entrylab trace) */
 	MB_TRACE_KERNEL,/* trace.kernel: instructions at CPL0 in the region */
+	MB_RUN,         /* 1: "X/run" is X over the whole run, a total */
 	MB_COUNTER,     /* counters.<name>.value */
 };
 
@@ -40,7 +41,22 @@ struct metric_term {
 struct metric {
 	struct metric_term num, den;
 	char label[2 * METRIC_NAME_MAX + 2]; /* column title: "ns/iter", "ns/page_faults" */
+	char text[2 * METRIC_NAME_MAX + 2];  /* as written: "ns", "s/run", "cycles:k" */
 };
+
+/* What kind of value a metric is, for totals and the near-zero rule of comparisons. */
+enum metric_kind {
+	MK_PER_ITER, /* X per iteration: has a total (X over the run) */
+	MK_TOTAL,    /* X/run: has a per-iteration value (X / iterations) */
+	MK_RATIO,    /* anything else (ns/page_faults, iterations/s, IPC): neither */
+};
+
+enum metric_kind metric_kind(const struct metric *m);
+/* An event count (syscalls, page_faults, interrupts, exits) per iteration or per run. */
+bool metric_is_event_count(const struct metric *m);
+/* The run's total (MK_PER_ITER: the numerator) or per-iteration value (MK_TOTAL). */
+enum metric_status metric_eval_other(const struct metric *m, struct json_object *rec,
+				     double *out);
 
 /* How one run's value came out; the report prints the non-OK ones as perf does. */
 enum metric_status {

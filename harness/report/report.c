@@ -70,7 +70,7 @@ int report_find(const struct report *r, const char *name)
 	return -1;
 }
 
-static const char *str_at(struct json_object *o, const char *path)
+const char *report_str_at(struct json_object *o, const char *path)
 {
 	char buf[64], *save, *tok;
 
@@ -83,20 +83,20 @@ static const char *str_at(struct json_object *o, const char *path)
 
 static void note_host(struct report *r, struct json_object *rec)
 {
-	const char *kvm = str_at(rec, "host.kvm");
+	const char *kvm = report_str_at(rec, "host.kvm");
 
 	if (kvm && !strcmp(kvm, "nested"))
 		r->nested = true;
-	if (!r->host[0] && str_at(rec, "host.cpu_model"))
+	if (!r->host[0] && report_str_at(rec, "host.cpu_model"))
 		snprintf(r->host, sizeof(r->host), "%s (kvm %s, pmu %s)",
-			 str_at(rec, "host.cpu_model"), kvm ? kvm : "?",
-			 str_at(rec, "host.pmu") ? str_at(rec, "host.pmu") : "?");
+			 report_str_at(rec, "host.cpu_model"), kvm ? kvm : "?",
+			 report_str_at(rec, "host.pmu") ? report_str_at(rec, "host.pmu") : "?");
 }
 
 void report_add(struct report *r, int gi, struct json_object *rec)
 {
 	struct report_group *g = &r->g[gi];
-	const char *status = str_at(rec, "status"), *detail = str_at(rec, "detail");
+	const char *status = report_str_at(rec, "status"), *detail = report_str_at(rec, "detail");
 	struct json_object *guest, *exit_st, *region, *exp, *skipped;
 	char why[160] = "";
 
@@ -145,15 +145,25 @@ int report_metric(struct report *r, const char *text, const char *const *events,
 	return 0;
 }
 
+bool report_all_traces(const struct report *r)
+{
+	bool traces = false;
+
+	for (unsigned i = 0; i < r->n; i++)
+		for (size_t k = 0; k < json_object_array_length(r->g[i].runs); k++) {
+			if (!json_object_object_get_ex(json_object_array_get_idx(r->g[i].runs, k),
+						       "trace", NULL))
+				return false;
+			traces = true;
+		}
+	return traces;
+}
+
 void report_default_metrics(struct report *r)
 {
-	bool traces = r->n > 0;
-
 	/* All traces (entrylab trace records): compare instruction counts. */
-	for (unsigned i = 0; i < r->n && traces; i++)
-		for (size_t k = 0; k < json_object_array_length(r->g[i].runs) && traces; k++)
-			traces = json_object_object_get_ex(
-				json_object_array_get_idx(r->g[i].runs, k), "trace", NULL);
+	bool traces = report_all_traces(r);
+
 	r->nm = (unsigned)metric_defaults(r->m, REPORT_MAX_METRICS, traces);
 	for (unsigned i = 0; i < r->n; i++) {
 		size_t runs = json_object_array_length(r->g[i].runs);
@@ -200,40 +210,13 @@ void report_resolve_baselines(struct report *r)
 	}
 }
 
-static void cell_stats(const struct report *r, unsigned gi, unsigned mi, struct report_cell *c)
+struct json_object *report_first_run(const struct report *r, int g)
 {
-	const struct report_group *g = &r->g[gi];
-	enum metric_status bad = MS_MISSING;
-	struct stats s;
-
-	stats_init(&s);
-	c->runs = (unsigned)json_object_array_length(g->runs);
-	for (unsigned k = 0; k < c->runs; k++) {
-		double v;
-		enum metric_status st =
-			metric_eval(&r->m[mi], json_object_array_get_idx(g->runs, k), &v);
-
-		if (st == MS_OK)
-			stats_add(&s, v);
-		else if (bad == MS_MISSING)
-			bad = st;
+	for (unsigned i = g < 0 ? 0 : (unsigned)g; i < r->n; i++) {
+		if (json_object_array_length(r->g[i].runs))
+			return json_object_array_get_idx(r->g[i].runs, 0);
+		if (g >= 0)
+			break;
 	}
-	c->n = s.n;
-	c->status = s.n ? MS_OK : bad;
-	c->mean = s.n ? s.mean : NAN;
-	c->rse = s.n >= 2 ? stats_rel_stderr(&s) : NAN;
-	c->delta = NAN;
-}
-
-void report_cell(const struct report *r, unsigned g, unsigned m, struct report_cell *c)
-{
-	struct report_cell base;
-	int b = r->g[g].baseline;
-
-	cell_stats(r, g, m, c);
-	if (c->status != MS_OK || b < 0 || (unsigned)b == g)
-		return;
-	cell_stats(r, (unsigned)b, m, &base);
-	if (base.status == MS_OK)
-		c->delta = stats_delta_pct(c->mean, base.mean);
+	return NULL;
 }

@@ -14,6 +14,7 @@
 #include "entrylab/abi.h"
 #include "run.h"
 #include "metric.h"
+#include "stats.h"
 
 #define REPORT_MAX_METRICS (METRIC_MAX_CHOSEN + 16)
 
@@ -38,6 +39,16 @@ struct report {
 	char host[192];    /* the first record's host, for the header */
 };
 
+/* Why a cell has no % change against its baseline (report_cell.delta is NaN). */
+enum report_no_delta {
+	ND_NONE,       /* delta is a number */
+	ND_BASELINE,   /* the group is its own baseline */
+	ND_NO_BASE,    /* the baseline has no value (skipped, failed, not counted) */
+	ND_OTHER_KIND, /* the baseline ran another benchmark: its iterations are other units */
+	ND_NEAR_ZERO,  /* the baseline is ~0: % of it means nothing (report_cell.c) */
+	ND_NO_VALUE,   /* this group has no value */
+};
+
 /* One group x metric. */
 struct report_cell {
 	enum metric_status status; /* MS_OK when at least one run gave a value */
@@ -46,7 +57,24 @@ struct report_cell {
 	double mean;
 	double rse;                /* percent; NaN with fewer than two values */
 	double delta;              /* percent against the baseline's mean; NaN if none */
+	double stddev, min, max;   /* of the runs' values; stddev NaN with fewer than two */
+	double ci95;               /* half-width of the 95% confidence interval of the mean */
+	double total, per_iter;    /* mean run total / per-iteration value; NaN where none */
+	struct stats s;            /* the values */
+	/* against the baseline: */
+	enum report_no_delta no_delta;
+	bool compared;             /* the baseline has a value of the same kind: w is valid */
+	struct welch w;            /* this mean less the baseline's, Welch's t-test */
+	double delta_se;           /* standard error of delta, in percent points; NaN if none */
 };
+
+/* "n/a (baseline ~0)" and friends for a cell without a delta; "" for ND_NONE. */
+const char *report_no_delta_text(enum report_no_delta nd);
+
+/* How report_cell() decides a baseline is ~0 (documented in harness/report/README.md). */
+#define REPORT_NEAR_ZERO_SE     2.0  /* |mean| <= 2 standard errors of it */
+#define REPORT_NEAR_ZERO_EVENTS 0.01 /* event counts: under 1 per 100 iterations */
+#define REPORT_NEAR_ZERO_REL    0.01 /* under 1% of the value compared with it */
 
 void report_init(struct report *r);
 void report_free(struct report *r);
@@ -56,12 +84,19 @@ int report_group(struct report *r, const char *name, const char *bench, const ch
 		 const char *append);
 int report_find(const struct report *r, const char *name);
 
+/* The string at a dotted path of a record ("host.cpu_model"), NULL if none. */
+const char *report_str_at(struct json_object *rec, const char *path);
+/* Group g's first ok record; g < 0: the report's first.  NULL if none. */
+struct json_object *report_first_run(const struct report *r, int g);
+
 /* Files one record under group g: ok, failed or skipped (rec is not taken). */
 void report_add(struct report *r, int g, struct json_object *rec);
 
 /* Adds a metric column; 0, or -1 with the reason in err. */
 int report_metric(struct report *r, const char *text, const char *const *events, size_t n,
 		  char *err, size_t errlen);
+/* Every ok record is an `entrylab trace` record (exact counts), and there is one. */
+bool report_all_traces(const struct report *r);
 /* The default columns, then one per counter seen in the records. */
 void report_default_metrics(struct report *r);
 
@@ -71,12 +106,37 @@ void report_default_metrics(struct report *r);
  */
 void report_resolve_baselines(struct report *r);
 
+/* Statistics of group g for r->m[m] (report_cell_of: for any metric), and its comparison. */
 void report_cell(const struct report *r, unsigned g, unsigned m, struct report_cell *c);
+void report_cell_of(const struct report *r, unsigned g, const struct metric *m,
+		    struct report_cell *c);
+
+/*
+ * Metrics derived from r->m that the reports add: IPC (instructions/cycles,
+ * label "IPC" or "IPC:k") for each cycles[:s] column with an instructions
+ * column of the same suffix.  Returns how many were written to out.
+ */
+unsigned report_derived_metrics(const struct report *r, struct metric *out, unsigned max);
+
+/*
+ * Every column a report prints: r->m, then extra (n of them; metrics not
+ * already there by label), then report_derived_metrics().  Returns the count.
+ */
+unsigned report_all_metrics(const struct report *r, const struct metric *extra, unsigned n,
+			    struct metric *out, unsigned max);
 
 /* report_table.c: the human table; report_machine.c: CSV (-x SEP) and JSON lines. */
 void report_print_table(FILE *f, const struct report *r);
 void report_print_csv(FILE *f, const struct report *r, const char *sep);
 void report_print_json(FILE *f, const struct report *r);
+/* The CSV columns (summary.csv's header), and one row per group x metric of m. */
+void report_csv_header(FILE *f, const char *sep);
+void report_csv_rows(FILE *f, const struct report *r, const char *sep, const struct metric *m,
+		     unsigned nm);
+/* The test every comparison uses, as the reports name it. */
+#define REPORT_TEST_NAME "Welch's t-test (unequal variances), two-sided, significant at p < 0.05"
+/* A cell's test in words: "significant (p=0.003)", "within noise (p=0.4)", "no test (<2 runs)". */
+void report_test_text(const struct report_cell *c, char *buf, size_t len);
 /* 1234567.891 -> "1,234,567.89"; decimals < 0: 2, or 4 below 1. */
 void report_format_value(double v, int decimals, char *buf, size_t len);
 

@@ -12,6 +12,8 @@ void stats_init(struct stats *s)
 	s->n = 0;
 	s->mean = 0;
 	s->m2 = 0;
+	s->min = NAN;
+	s->max = NAN;
 }
 
 void stats_add(struct stats *s, double v)
@@ -22,6 +24,17 @@ void stats_add(struct stats *s, double v)
 	delta = v - s->mean;
 	s->mean += delta / s->n;
 	s->m2 += delta * (v - s->mean);
+	if (s->n == 1 || v < s->min)
+		s->min = v;
+	if (s->n == 1 || v > s->max)
+		s->max = v;
+}
+
+double stats_stddev(const struct stats *s)
+{
+	if (s->n < 2)
+		return 0;
+	return sqrt(s->m2 / (s->n - 1));
 }
 
 double stats_stderr(const struct stats *s)

@@ -11,6 +11,7 @@
 
 #include "entrylab/features.h"
 #include "experiment.h"
+#include "report_save.h"
 
 static char path[64];
 static char *msgs;
@@ -270,4 +271,47 @@ Test(experiment, resolve_by_name_and_path)
 	cr_expect_str_eq(p, EL_SOURCE_DIR "/harness/experiments/pti-global.ini");
 	cr_expect_eq(experiment_resolve("no-such-experiment", p, sizeof(p)), -1);
 	cr_expect_eq(experiment_resolve("/nonexistent/x.ini", p, sizeof(p)), -1);
+}
+
+/* The keys of the saved report: headline (checked like metrics), label and table. */
+Test(experiment, report_keys)
+{
+	static const char text[] = "[experiment]\n"
+				   "name = rk\n"
+				   "bench = lseek\n"
+				   "events = cycles\n"
+				   "headline = iterations/s as lseeks/s, cycles/run\n"
+				   "[variant a]\n"
+				   "label = no global\n"
+				   "table = without PCID\n"
+				   "[variant b]\n";
+	struct el_experiment e;
+	struct report_row rows[2];
+	struct report_meta meta = {0};
+
+	cr_assert_eq(load(text, &e), 0, "%s", msgs);
+	cr_expect_str_eq(e.variants[0].label, "no global");
+	cr_expect_str_eq(e.variants[0].table, "without PCID");
+	cr_expect_str_eq(e.variants[1].label, "b", "no label: the name");
+	cr_expect_str_eq(e.variants[1].table, "");
+	experiment_report_meta(&e, rows, &meta);
+	cr_expect_str_eq(meta.experiment, "rk");
+	cr_expect_str_eq(meta.headline, "iterations/s as lseeks/s, cycles/run");
+	cr_expect_eq(meta.nrows, 2);
+	cr_expect_str_eq(rows[0].label, "no global");
+	cr_expect_eq(meta.seed, NULL, "no seed");
+	experiment_free(&e);
+
+	cr_expect_eq(load("[experiment]\nname = rk\nbench = lseek\nheadline = ns as\n"
+			  "[variant a]\nlabel = a|b\n", &e), 2, "%s", msgs);
+	cr_expect(strstr(msgs, ":4: headline: 'ns as': give a unit"), "%s", msgs);
+	cr_expect(strstr(msgs, ":6: label in a: 'a|b'"), "%s", msgs);
+	experiment_free(&e);
+	cr_expect_eq(load("[experiment]\nname = rk\nbench = lseek\nheadline = instructions\n"
+			  "[variant a]\n", &e), 1, "an event not in events");
+	cr_expect(strstr(msgs, ":4: headline: 'instructions' is neither"), "%s", msgs);
+	experiment_free(&e);
+	cr_expect_eq(load("[experiment]\nname = rk\nbench = lseek\nlabel = x\n[variant a]\n", &e),
+		     1, "label belongs to variants");
+	experiment_free(&e);
 }

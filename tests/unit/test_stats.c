@@ -68,6 +68,108 @@ Test(stats, delta_percent)
 	cr_expect(isnan(stats_delta_pct(NAN, 1)));
 }
 
+Test(stats, stddev_min_max)
+{
+	struct stats s;
+
+	stats_init(&s);
+	cr_expect(isnan(s.min) && isnan(s.max), "no values: no min or max");
+	stats_add(&s, 3);
+	stats_add(&s, 1);
+	stats_add(&s, 2);
+	cr_expect_eq(s.min, 1);
+	cr_expect_eq(s.max, 3);
+	cr_expect(NEAR(stats_stddev(&s), 1), "var (1+1+0)/2 = 1: %f", stats_stddev(&s));
+}
+
+/* Closed forms: df 1 (Cauchy) p = 1 - 2/pi atan|t|; df 2 p = 1 - |t|/sqrt(2 + t^2). */
+Test(stats, t_distribution_closed_forms)
+{
+	cr_expect(NEAR(stats_t_pvalue(1, 1), 0.5), "%.10f", stats_t_pvalue(1, 1));
+	cr_expect(NEAR(stats_t_pvalue(3, 1), 1 - 2 / M_PI * atan(3)));
+	cr_expect(NEAR(stats_t_pvalue(2, 2), 1 - 2 / sqrt(6)), "%.10f", stats_t_pvalue(2, 2));
+	cr_expect(NEAR(stats_t_pvalue(-2, 2), 1 - 2 / sqrt(6)), "two-sided: symmetric");
+	cr_expect(NEAR(stats_t_pvalue(0, 5), 1));
+	cr_expect_eq(stats_t_pvalue(INFINITY, 5), 0);
+	cr_expect(NEAR(stats_incbeta(0.5, 2, 2), 0.5));
+	/* I_x(1, b) = 1 - (1-x)^b */
+	cr_expect(NEAR(stats_incbeta(0.3, 1, 3), 1 - pow(0.7, 3)));
+	cr_expect(NEAR(stats_incbeta(0.9, 1, 3), 1 - pow(0.1, 3)), "the symmetric branch");
+}
+
+/* Two-sided 5% critical values from every t table. */
+Test(stats, t_critical_values)
+{
+	cr_expect(fabs(stats_t_critical(1, 0.05) - 12.7062) < 1e-4, "%f",
+		  stats_t_critical(1, 0.05));
+	cr_expect(fabs(stats_t_critical(2, 0.05) - 4.3027) < 1e-4);
+	cr_expect(fabs(stats_t_critical(4, 0.05) - 2.7764) < 1e-4);
+	cr_expect(fabs(stats_t_critical(10, 0.05) - 2.2281) < 1e-4);
+	cr_expect(fabs(stats_t_critical(30, 0.05) - 2.0423) < 1e-4);
+	cr_expect(fabs(stats_t_critical(1e6, 0.05) - 1.9600) < 1e-4, "the normal limit");
+	cr_expect(fabs(stats_t_pvalue(2.2281, 10) - 0.05) < 1e-4);
+}
+
+static void fill(struct stats *s, const double *v, unsigned n)
+{
+	stats_init(s);
+	for (unsigned i = 0; i < n; i++)
+		stats_add(s, v[i]);
+}
+
+Test(stats, welch_by_hand)
+{
+	struct stats a, b;
+	struct welch w;
+
+	/*
+	 * a = 1 2 3 4: mean 2.5, var 5/3, var/n = 5/12; b = 3 4 5 6 7: mean 5,
+	 * var 2.5, var/n = 0.5.  se = sqrt(11/12) = 0.9574271; t = 2.5/se =
+	 * 2.6111648; df = (11/12)^2 / ((5/12)^2/3 + 0.5^2/4) = 6.9807692.
+	 * p: between the 5% (2.365) and 2% (2.998) points of df 7.
+	 */
+	fill(&a, (const double[]){1, 2, 3, 4}, 4);
+	fill(&b, (const double[]){3, 4, 5, 6, 7}, 5);
+	stats_welch(&a, &b, &w);
+	cr_assert(w.tested);
+	cr_expect(NEAR(w.diff, 2.5));
+	cr_expect(NEAR(w.se, 0.9574271), "%f", w.se);
+	cr_expect(NEAR(w.t, 2.6111648), "%f", w.t);
+	cr_expect(NEAR(w.df, 6.9807692), "%f", w.df);
+	cr_expect(w.p > 0.02 && w.p < 0.05, "%f", w.p);
+	cr_expect(NEAR(w.p, stats_t_pvalue(2.6111648, 6.9807692)));
+	cr_expect(w.significant);
+	/* a = 1 3, b = 3 5: var 2 each, se sqrt 2, t sqrt 2, df 2: p = 1 - sqrt2/2 */
+	fill(&a, (const double[]){1, 3}, 2);
+	fill(&b, (const double[]){3, 5}, 2);
+	stats_welch(&a, &b, &w);
+	cr_expect(NEAR(w.df, 2), "%f", w.df);
+	cr_expect(NEAR(w.p, 1 - sqrt(2) / 2), "%f", w.p);
+	cr_expect(!w.significant, "inside the noise");
+}
+
+Test(stats, welch_edge_cases)
+{
+	struct stats a, b;
+	struct welch w;
+
+	fill(&a, (const double[]){5}, 1);
+	fill(&b, (const double[]){6, 7}, 2);
+	stats_welch(&a, &b, &w);
+	cr_expect(!w.tested, "one run: no test");
+	cr_expect(!w.significant);
+	cr_expect(NEAR(w.diff, 1.5));
+	cr_expect(isnan(w.p));
+	/* exact counts, no spread: a difference is certain, none is none */
+	fill(&a, (const double[]){1, 1, 1}, 3);
+	fill(&b, (const double[]){2, 2, 2}, 3);
+	stats_welch(&a, &b, &w);
+	cr_expect(w.tested && w.significant && w.p == 0);
+	fill(&b, (const double[]){1, 1}, 2);
+	stats_welch(&a, &b, &w);
+	cr_expect(w.tested && !w.significant && NEAR(w.p, 1));
+}
+
 /* A record as entrylab writes it, with what the report reads. */
 static struct json_object *rec(const char *status, long iters, long ticks, long faults,
 			       const char *cycles_status, long cycles)
@@ -231,12 +333,24 @@ Test(report, csv_and_json_lines)
 	char *j = table(report_print_json);
 
 	cr_log_info("%s\n%s", t, j);
-	cr_expect(strstr(t, "base;ns/iter;1.1;5.25%;;3;0;0;base\n"), "%s", t);
-	cr_expect(strstr(t, "fast;ns/iter;0.9;0.00%;-18.18%;2;1;0;base\n"), "%s", t);
-	cr_expect(strstr(t, "base;instructions:k/iter;<not supported>;;;3;0;0;base\n"), "%s", t);
-	cr_expect(strstr(t, "gone;ns/iter;<skipped>;;;0;0;1;base\n"), "%s", t);
+	/* summary.csv's columns; fast vs base by hand: se sqrt(0.01/3), t -3.464, df 2, p 0.0742 */
+	cr_expect(strstr(t, "base;lseek;host;pti=on;ns;ns/iter;3;1.1;0.1;5.25%;1;1.2;1100;1.1;"
+			    "base;;;;;-;-;3;0;0\n"), "%s", t);
+	cr_expect(strstr(t, "fast;lseek;host;pti=off;ns;ns/iter;2;0.9;0;0.00%;0.9;0.9;900;0.9;base;"
+			    "-0.2;-18.18%;0.0577350269189625;0.07417990022744"), "%s", t);
+	cr_expect(strstr(t, ";no;welch-t;2;1;0\n"), "inside the noise: %s", t);
+	cr_expect(strstr(t, "base;lseek;host;pti=on;instructions:k;instructions:k/iter;0;"
+			    "not-supported;;;;;;;base;;;;;-;-;3;0;0\n"), "%s", t);
+	cr_expect(strstr(t, "gone;lseek;\"host,+pcid\";;ns;ns/iter;0;skipped;") ||
+		  strstr(t, "gone;lseek;host,+pcid;;ns;ns/iter;0;skipped;;;;;;;base;;;;;-;-;0;0;"
+			    "1\n"),
+		  "%s", t);
+	cr_expect(strstr(t, ";IPC:k;"), "IPC derived from cycles:k and instructions:k: %s", t);
 	cr_expect(strstr(j, "\"status\":\"not-supported\",\"mean\":null"), "%s", j);
 	cr_expect(strstr(j, "\"status\":\"skipped\""), "%s", j);
+	cr_expect(strstr(j, "\"change\":-0.2") && strstr(j, "\"p_value\":0.0741"), "%s", j);
+	cr_expect(strstr(j, "\"significant\":false,\"test\":\"within noise (p=0.074)\""),
+		  "%s", j);
 	free(t);
 	free(j);
 }
