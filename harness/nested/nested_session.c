@@ -163,6 +163,9 @@ static int session_judge(struct session *s, const struct nested_vm *vm,
 				"ENTRYLAB_NESTED_TIMEOUT)\n", vm->total_timeout_s);
 		print_console_tail(s);
 		return EL_EXIT_TIMEOUT;
+	case NESTED_END_STOPPED:
+		/* The caller says what was kept; nothing here went wrong. */
+		return 128 + (vm->stop ? *vm->stop : SIGINT);
 	case NESTED_END_EXITED:
 		break;
 	}
@@ -211,7 +214,9 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 	if (args->timeout_s > 0 && per_repeat * (double)(args->boots ? args->boots : 1) > run_s)
 		run_s = per_repeat * (double)(args->boots ? args->boots : 1);
 	s->verbose = args->verbose;
-	nested_records_init(&s->records, args->output_path);
+	nested_records_init(&s->records, args->output);
+	s->records.on_record = args->on_record;
+	s->records.ctx = args->ctx;
 	nested_stream_init(&s->stream, nested_records_feed, &s->records);
 	vm.qemu = qemu && *qemu ? qemu : "qemu-system-x86_64";
 	vm.kernel = kernel;
@@ -225,6 +230,7 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 	vm.verbose = args->verbose;
 	vm.chunk = session_chunk;
 	vm.is_ready = session_ready;
+	vm.stop = args->stop;
 	vm.ctx = s;
 
 	fflush(stdout);
@@ -239,6 +245,9 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 		fprintf(stderr, "entrylab: nested runner: dropped an unfinished record (%zu bytes) "
 				"the VM was writing when it stopped\n", torn);
 	rc = session_judge(s, &vm, &out);
+	/* A record that did not reach the host file is a lost result, whatever the guest said. */
+	if (s->records.failed)
+		rc = EL_EXIT_VMM;
 	free(s);
 	return rc;
 }

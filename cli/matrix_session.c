@@ -1,0 +1,163 @@
+/*
+ * One `entrylab matrix` on the host, start to end (cmd_matrix.h): the
+ * directory and its records file before the first boot, plan.json, the
+ * runs, then the report read back from the records file, printed, saved
+ * with report_save(), and the directory named.  SIGINT/SIGTERM stop it
+ * cleanly (matrix_signal.c): what is on disk is kept and reported, and the
+ * last line says how to resume.  Under the nested runner the host sends
+ * the VM `matrix --resume DIR` with DIR's plan (and records) as files, so
+ * the inner entrylab runs exactly the planned runs under this matrix's id.
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd_matrix.h"
+#include "nested.h"
+#include "record_out.h"
+#include "report_save.h"
+#include "status.h"
+
+/* The whole matrix as one command in one nested VM: `entrylab matrix --resume DIR`. */
+static int run_nested(struct matrix *m, struct matrix_dir *d, double boot_timeout_s)
+{
+	char file[PATH_MAX], *argv[7] = {"entrylab", "matrix", "--resume", d->dir};
+	const char *files[4] = {file, d->plan};
+	struct matrix_progress p;
+	int argc = 4;
+
+	if (!realpath(m->path, file))
+		snprintf(file, sizeof(file), "%s", m->path);
+	if (access(d->runs, F_OK) == 0)
+		files[2] = d->runs;
+	if (m->o.verbose)
+		argv[argc++] = "-v";
+	argv[argc] = NULL;
+	matrix_progress_init(&p, m);
+	return nested_run(&(struct nested_request){
+		.argc = argc, .argv = argv, .output = &d->out, .files = files,
+		.verbose = m->o.verbose, .timeout_s = boot_timeout_s,
+		.boots = m->nv * m->repeat, .on_record = matrix_progress_line, .ctx = &p,
+		.stop = matrix_signal_flag(),
+	});
+}
+
+/* "a, b, c": what this matrix wrote into its directory (the records, the plan, the report). */
+static void list_files(const struct matrix_dir *d, time_t since, char *buf, size_t len)
+{
+	const char *runs = strrchr(d->runs, '/') ? strrchr(d->runs, '/') + 1 : d->runs;
+	struct dirent **names;
+	size_t o = (size_t)snprintf(buf, len, "%s, %s", runs, MATRIX_PLAN_FILE);
+	int n = scandir(d->dir, &names, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		char path[8400];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%s", d->dir, names[i]->d_name);
+		if (names[i]->d_name[0] != '.' && strcmp(names[i]->d_name, runs) &&
+		    strcmp(names[i]->d_name, MATRIX_PLAN_FILE) && !stat(path, &st) &&
+		    S_ISREG(st.st_mode) && st.st_mtime >= since && o < len)
+			o += (size_t)snprintf(buf + o, len - o, ", %s", names[i]->d_name);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
+/* The report of what is on disk: printed, saved into the directory, the directory named. */
+static int finish(struct matrix *m, struct matrix_dir *d, const char *command, time_t since,
+		  int sig)
+{
+	struct report_meta meta = {
+		.experiment = m->exp.name, .seed = m->exp.seed[0] ? m->exp.seed : NULL,
+		.description = m->exp.description, .command = command,
+		.runs_file = strrchr(d->runs, '/') ? strrchr(d->runs, '/') + 1 : d->runs,
+		.scale = "default", .interrupted = sig != 0,
+	};
+	char err[600], files[1024];
+	struct report r;
+	int rc = 0;
+
+	report_init(&r);
+	if (matrix_report_load(m, d->runs, &r, &meta.kept, &meta.planned)) {
+		report_free(&r);
+		return EL_EXIT_VMM;
+	}
+	cmd_matrix_print(m, &r, d->runs);
+	fflush(stdout);
+	if (report_save(&r, d->dir, &meta, err, sizeof(err))) {
+		fprintf(stderr, "entrylab matrix: the report was not saved: %s\n", err);
+		rc = EL_EXIT_VMM;
+	}
+	report_free(&r);
+	list_files(d, since, files, sizeof(files));
+	fprintf(stderr, "entrylab matrix: results in %s/ (%s)\n", d->dir, files);
+	if (sig)
+		fprintf(stderr, "interrupted: %u of %u runs kept in %s; entrylab matrix --resume %s "
+				"continues\n", meta.kept, meta.planned, d->dir, d->dir);
+	return rc;
+}
+
+int matrix_session_host(struct matrix *m, const struct matrix_saved *s, const char *command,
+			int argc, char **argv, bool usable, double boot_timeout_s)
+{
+	time_t since = time(NULL);
+	struct matrix_dir d;
+	int rc, frc, sig;
+
+	if (s) {
+		rc = matrix_dir_reopen(&d, m->o.resume, s->runs_file);
+		if (!rc && matrix_done_load(m, d.runs))
+			rc = EL_EXIT_VMM;
+	} else {
+		rc = matrix_dir_create(m, &d);
+		if (!rc && matrix_plan_save(m, &d, command, argc, argv))
+			rc = EL_EXIT_USAGE;
+	}
+	if (rc) {
+		record_out_close(&d.out);
+		return rc;
+	}
+	matrix_signal_install();
+	rc = usable ? matrix_exec(m, &d.out) : run_nested(m, &d, boot_timeout_s);
+	sig = matrix_signal_stopped();
+	if (record_out_close(&d.out) && (!rc || sig))
+		rc = EL_EXIT_VMM;
+	else if (sig)
+		rc = 128 + sig;
+	frc = finish(m, &d, s ? s->command : command, since, sig);
+	matrix_signal_restore();
+	return rc ? rc : frc;
+}
+
+int matrix_session_inner(struct matrix *m, const struct matrix_saved *s)
+{
+	char runs[8400];
+	struct record_out out;
+	int rc;
+
+	if (s) {
+		if (s->runs_file[0] == '/')
+			snprintf(runs, sizeof(runs), "%s", s->runs_file);
+		else
+			snprintf(runs, sizeof(runs), "%s/%s", m->o.resume, s->runs_file);
+		if (matrix_done_load(m, runs))
+			return EL_EXIT_VMM;
+	} else {
+		struct matrix_dir d;
+
+		matrix_dir_name(m, &d); /* only for the id: the host keeps the directory */
+	}
+	if ((rc = record_out_open(&out, "matrix", nested_inner_output())))
+		return rc;
+	rc = matrix_exec(m, &out);
+	if (record_out_close(&out))
+		rc = EL_EXIT_VMM;
+	return rc;
+}
