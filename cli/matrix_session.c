@@ -47,7 +47,23 @@ static int run_nested(struct matrix *m, struct matrix_dir *d, double boot_timeou
 	});
 }
 
-/* "a, b, c": what this matrix wrote into its directory (the records, the plan, the report). */
+/* The kinds of file report_save() writes. */
+static bool report_file(const char *name)
+{
+	static const char *const ext[] = {".md", ".csv", ".svg"};
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (n > strlen(ext[i]) && !strcmp(name + n - strlen(ext[i]), ext[i]))
+			return true;
+	return false;
+}
+
+/*
+ * "a, b, c": what this matrix wrote into its directory: the records, the
+ * plan, and the report files written since it started (a -o directory may
+ * hold other files).
+ */
 static void list_files(const struct matrix_dir *d, time_t since, char *buf, size_t len)
 {
 	const char *runs = strrchr(d->runs, '/') ? strrchr(d->runs, '/') + 1 : d->runs;
@@ -60,8 +76,8 @@ static void list_files(const struct matrix_dir *d, time_t since, char *buf, size
 		struct stat st;
 
 		snprintf(path, sizeof(path), "%s/%s", d->dir, names[i]->d_name);
-		if (names[i]->d_name[0] != '.' && strcmp(names[i]->d_name, runs) &&
-		    strcmp(names[i]->d_name, MATRIX_PLAN_FILE) && !stat(path, &st) &&
+		if (names[i]->d_name[0] != '.' && report_file(names[i]->d_name) &&
+		    strcmp(names[i]->d_name, runs) && !stat(path, &st) &&
 		    S_ISREG(st.st_mode) && st.st_mtime >= since && o < len)
 			o += (size_t)snprintf(buf + o, len - o, ", %s", names[i]->d_name);
 		free(names[i]);
