@@ -21,7 +21,7 @@
 
 enum {
 	OPT_JSON = 256, OPT_ONLY, OPT_NESTED, OPT_NO_NESTED, OPT_TIMEOUT, OPT_DRY_RUN, OPT_ARGS,
-	OPT_TRACE, OPT_RESUME,
+	OPT_TRACE, OPT_RESUME, OPT_DONE_RUNS,
 };
 
 static const struct option matrix_options[] = {
@@ -38,6 +38,7 @@ static const struct option matrix_options[] = {
 	{"args", required_argument, 0, OPT_ARGS},
 	{"trace", no_argument, 0, OPT_TRACE},
 	{"resume", required_argument, 0, OPT_RESUME},
+	{"done-runs", required_argument, 0, OPT_DONE_RUNS}, /* internal: host -> nested VM */
 	{"verbose", no_argument, 0, 'v'},
 	{"help", no_argument, 0, 'h'},
 	{0, 0, 0, 0},
@@ -106,6 +107,7 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 		case OPT_ARGS: o->args = optarg; break;
 		case OPT_TRACE: o->trace = true; break;
 		case OPT_RESUME: o->resume = optarg; break;
+		case OPT_DONE_RUNS: o->done_runs = optarg; break;
 		case OPT_TIMEOUT:
 			o->timeout_s = strtod(optarg, &end);
 			if (!*optarg || *end || !(o->timeout_s > 0) || o->timeout_s > 86400)
@@ -120,6 +122,9 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 			return EL_EXIT_USAGE;
 		}
 	}
+	if (o->done_runs && (!o->resume || !nested_is_inner()))
+		return bad("drop it", "--done-runs is the nested runner's own option, not for the "
+			   "command line:", o->done_runs);
 	if (o->resume && optind != argc)
 		return bad("drop it: DIR/plan.json names the experiment", "--resume DIR takes no "
 			   "EXPERIMENT, got", argv[optind]);
@@ -275,6 +280,7 @@ static int resume_options(struct matrix *m, struct matrix_saved *s)
 	memcpy(&given, &m->o, sizeof(given));
 	memcpy(&rest, &m->o, sizeof(rest));
 	rest.resume = NULL;
+	rest.done_runs = NULL;
 	rest.csv_sep = NULL;
 	rest.verbose = rest.json = false;
 	rest.nested = EL_NESTED_AUTO;
@@ -295,6 +301,7 @@ static int resume_options(struct matrix *m, struct matrix_saved *s)
 		return rc;
 	}
 	m->o.resume = given.resume;
+	m->o.done_runs = given.done_runs;
 	m->o.verbose = m->o.verbose || given.verbose;
 	if (given.json || given.csv_sep) {
 		m->o.json = given.json;

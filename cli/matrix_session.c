@@ -5,8 +5,10 @@
  * with report_save(), and the directory named.  SIGINT/SIGTERM stop it
  * cleanly (matrix_signal.c): what is on disk is kept and reported, and the
  * last line says how to resume.  Under the nested runner the host sends
- * the VM `matrix --resume DIR` with DIR's plan (and records) as files, so
- * the inner entrylab runs exactly the planned runs under this matrix's id.
+ * the VM `matrix --resume DIR --done-runs LIST` with DIR's plan and the
+ * experiment file as files (the records stay here: the list says which runs
+ * have one), so the inner entrylab runs exactly the planned runs not done
+ * yet, under this matrix's id.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -26,25 +28,28 @@
 /* The whole matrix as one command in one nested VM: `entrylab matrix --resume DIR`. */
 static int run_nested(struct matrix *m, struct matrix_dir *d, double boot_timeout_s)
 {
-	char file[PATH_MAX], *argv[7] = {"entrylab", "matrix", "--resume", d->dir};
-	const char *files[4] = {file, d->plan};
+	char file[PATH_MAX], *done = matrix_done_list(m);
+	char *argv[8] = {"entrylab", "matrix", "--resume", d->dir, "--done-runs", done};
+	const char *files[3] = {file, d->plan};
 	struct matrix_progress p;
-	int argc = 4;
+	int argc = 6, rc;
 
+	if (!done)
+		return EL_EXIT_VMM;
 	if (!realpath(m->path, file))
 		snprintf(file, sizeof(file), "%s", m->path);
-	if (access(d->runs, F_OK) == 0)
-		files[2] = d->runs;
 	if (m->o.verbose)
 		argv[argc++] = "-v";
 	argv[argc] = NULL;
 	matrix_progress_init(&p, m);
-	return nested_run(&(struct nested_request){
+	rc = nested_run(&(struct nested_request){
 		.argc = argc, .argv = argv, .output = &d->out, .files = files,
 		.verbose = m->o.verbose, .timeout_s = boot_timeout_s,
 		.boots = m->nv * m->repeat, .on_record = matrix_progress_line, .ctx = &p,
 		.stop = matrix_signal_flag(),
 	});
+	free(done);
+	return rc;
 }
 
 /* The kinds of file report_save() writes. */
@@ -113,7 +118,11 @@ static int finish(struct matrix *m, struct matrix_dir *d, const char *command, t
 	}
 	report_free(&r);
 	list_files(d, since, files, sizeof(files));
-	fprintf(stderr, "entrylab matrix: results in %s/ (%s)\n", d->dir, files);
+	if (d->out.failed)
+		fprintf(stderr, "entrylab matrix: stopped: records could not be written to %s; "
+				"%s/ holds only the runs before that (%s)\n", d->runs, d->dir, files);
+	else
+		fprintf(stderr, "entrylab matrix: results in %s/ (%s)\n", d->dir, files);
 	if (sig)
 		fprintf(stderr, "interrupted: %u of %u runs kept in %s; entrylab matrix --resume %s "
 				"continues\n", meta.kept, meta.planned, d->dir, d->dir);
@@ -159,12 +168,18 @@ int matrix_session_inner(struct matrix *m, const struct matrix_saved *s)
 	int rc;
 
 	if (s) {
-		if (s->runs_file[0] == '/')
-			snprintf(runs, sizeof(runs), "%s", s->runs_file);
-		else
-			snprintf(runs, sizeof(runs), "%s/%s", m->o.resume, s->runs_file);
-		if (matrix_done_load(m, runs))
-			return EL_EXIT_VMM;
+		if (m->o.done_runs) {
+			if (matrix_done_parse(m, m->o.done_runs))
+				return EL_EXIT_USAGE;
+		} else {
+			/* `--resume DIR` typed inside a VM of one's own: DIR's records are here */
+			if (s->runs_file[0] == '/')
+				snprintf(runs, sizeof(runs), "%s", s->runs_file);
+			else
+				snprintf(runs, sizeof(runs), "%s/%s", m->o.resume, s->runs_file);
+			if (matrix_done_load(m, runs))
+				return EL_EXIT_VMM;
+		}
 	} else {
 		struct matrix_dir d;
 

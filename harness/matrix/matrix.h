@@ -37,6 +37,8 @@ struct matrix_opts {
 	const char *only;       /* --only V1,V2 */
 	enum el_nested_mode nested;
 	const char *resume;     /* --resume DIR (matrix_run.h) */
+	const char *done_runs;  /* --done-runs LIST: internal, the host tells the nested VM
+				   which runs have a record already (matrix_done_parse) */
 };
 
 /* One selected variant as the `entrylab run` (or, --trace, `trace`) command line it is. */

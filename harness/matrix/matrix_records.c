@@ -97,6 +97,56 @@ int matrix_done_load(struct matrix *m, const char *path)
 	return each_record(m, path, mark_done, m);
 }
 
+char *matrix_done_list(const struct matrix *m)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	bool first = true;
+
+	if (!f)
+		return NULL;
+	for (unsigned i = 0; i < m->nv; i++)
+		for (unsigned run = 0; run <= m->repeat; run++)
+			if (matrix_done(m, i, run)) {
+				fprintf(f, "%s%u.%u", first ? "" : ",", i, run);
+				first = false;
+			}
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+int matrix_done_parse(struct matrix *m, const char *list)
+{
+	const char *p = list;
+
+	free(m->done);
+	m->done = calloc((size_t)m->nv * (m->repeat + 1) + 1, 1);
+	if (!m->done)
+		return -1;
+	while (*p) {
+		char *end;
+		unsigned long i = strtoul(p, &end, 10), run;
+
+		if (end == p || *end != '.')
+			break;
+		run = strtoul(p = end + 1, &end, 10);
+		if (end == p || i >= m->nv || run > m->repeat || (*end && *end != ','))
+			break;
+		m->done[i * (m->repeat + 1) + run] = 1;
+		p = *end ? end + 1 : end;
+	}
+	if (*p) {
+		fprintf(stderr, "entrylab matrix: --done-runs '%s' is not a list of I.RUN; it is "
+				"for the nested runner only, drop it\n", list);
+		return -1;
+	}
+	return 0;
+}
+
 struct report_ctx {
 	const struct matrix *m;
 	struct report *r;

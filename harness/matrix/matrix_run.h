@@ -79,6 +79,13 @@ unsigned long matrix_file_hash(const char *path);
  * A missing file is an empty one.  0 or -1 (printed).
  */
 int matrix_done_load(struct matrix *m, const char *path);
+/*
+ * The done runs as a compact list for the nested VM's `--done-runs`:
+ * "I.RUN,..." (selected-variant index, run; 0 = the skip record), "" when
+ * none (malloc'd, NULL out of memory); and parsed back into m->done.
+ */
+char *matrix_done_list(const struct matrix *m);
+int matrix_done_parse(struct matrix *m, const char *list);
 /* Whether run (1-based; 0 = the skip record) of selected variant i is done. */
 bool matrix_done(const struct matrix *m, unsigned i, unsigned run);
 /*

@@ -100,8 +100,8 @@ struct nested_vm {
 	void *ctx;
 	/* polled after each results chunk; true once the VM said "ready" */
 	bool (*is_ready)(void *ctx);
-	/* nonzero: kill QEMU now (the user interrupted); NULL: never */
-	const volatile sig_atomic_t *stop;
+	/* polled in the pump: nonzero kills QEMU now (interrupted, or records cannot be kept) */
+	int (*stopping)(void *ctx);
 };
 
 enum nested_end { NESTED_END_EXITED, NESTED_END_BOOT_TIMEOUT, NESTED_END_TIMEOUT,

@@ -77,8 +77,8 @@ static void pump(const struct nested_vm *vm, int rfds[NESTED_NR_CHAN], pid_t pid
 
 		if (out->boot_s < 0 && start + vm->boot_timeout_s < deadline)
 			deadline = start + vm->boot_timeout_s;
-		if (!killed && vm->stop && *vm->stop) {
-			/* Interrupted: what came back is kept; QEMU goes at once. */
+		if (!killed && vm->stopping && vm->stopping(vm->ctx)) {
+			/* Interrupted, or records cannot be kept: what came back stays; QEMU goes. */
 			out->end = NESTED_END_STOPPED;
 			kill(pid, SIGKILL);
 			killed = true;
@@ -97,7 +97,7 @@ static void pump(const struct nested_vm *vm, int rfds[NESTED_NR_CHAN], pid_t pid
 			return;
 		timeout_ms = killed ? 1000 : (int)((deadline - t) * 1000) + 1;
 		/* A stop request that came just before poll() is seen within 250 ms. */
-		if (vm->stop && timeout_ms > 250)
+		if (vm->stopping && timeout_ms > 250)
 			timeout_ms = 250;
 		rc = poll(pfd, NESTED_NR_CHAN, timeout_ms);
 		if (rc < 0 && errno != EINTR)
@@ -171,7 +171,7 @@ void nested_qemu_run(const struct nested_vm *vm, struct nested_outcome *out)
 			;
 		out->wall_s = now_s() - start;
 		/* Ctrl-C reaches QEMU too (same process group): it ended because we stop. */
-		if (vm->stop && *vm->stop)
+		if (vm->stopping && vm->stopping(vm->ctx))
 			out->end = NESTED_END_STOPPED;
 	}
 	for (int ch = 0; ch < NESTED_NR_CHAN; ch++)

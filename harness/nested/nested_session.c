@@ -24,6 +24,7 @@
 struct session {
 	struct nested_stream stream;
 	struct nested_records records;
+	const volatile sig_atomic_t *stop;
 	bool verbose;
 	char console[CONSOLE_KEEP];
 	size_t console_len;
@@ -104,6 +105,16 @@ static void session_chunk(void *ctx, enum nested_chan ch, const char *data, size
 		chan_sink[ch](ctx, data, len);
 }
 
+/* The caller's signal, -1 when records can no longer be written, else 0. */
+static int session_stopping(void *ctx)
+{
+	const struct session *s = ctx;
+
+	if (s->stop && *s->stop)
+		return *s->stop;
+	return s->records.failed ? -1 : 0;
+}
+
 static bool session_ready(void *ctx)
 {
 	return ((struct session *)ctx)->stream.ready;
@@ -164,8 +175,11 @@ static int session_judge(struct session *s, const struct nested_vm *vm,
 		print_console_tail(s);
 		return EL_EXIT_TIMEOUT;
 	case NESTED_END_STOPPED:
-		/* The caller says what was kept; nothing here went wrong. */
-		return 128 + (vm->stop ? *vm->stop : SIGINT);
+		if (session_stopping(s) > 0)
+			return 128 + session_stopping(s); /* the caller says what was kept */
+		fprintf(stderr, "entrylab: nested runner: stopped the VM: its records cannot be "
+				"written (above)\n");
+		return EL_EXIT_VMM;
 	case NESTED_END_EXITED:
 		break;
 	}
@@ -230,7 +244,8 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 	vm.verbose = args->verbose;
 	vm.chunk = session_chunk;
 	vm.is_ready = session_ready;
-	vm.stop = args->stop;
+	vm.stopping = session_stopping;
+	s->stop = args->stop;
 	vm.ctx = s;
 
 	fflush(stdout);

@@ -7,8 +7,10 @@
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,4 +64,57 @@ Test(output, a_bad_path_is_a_usage_error_before_boot, .timeout = 120)
 		refused(cmds[i][0], "/proc/version", cmds[i][1], "procfs");
 	}
 	cr_expect_eq(record_count(ro), 0);
+}
+
+/*
+ * A write that fails after the boot (here: the file size limit, as a full
+ * disk would) exits 125, names no record file, leaves no torn line, and a
+ * matrix stops with no progress line for the lost record.  The output file
+ * is made sparse just below the limit, so only the record's write fails.
+ */
+static void fill_to_limit(const char *path, off_t limit)
+{
+	struct rlimit rl = {.rlim_cur = (rlim_t)limit, .rlim_max = (rlim_t)limit};
+	int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(ftruncate(fd, limit - 64), 0);
+	close(fd);
+	/* Inherited by entrylab: EFBIG instead of a signal, for every write past the limit. */
+	signal(SIGXFSZ, SIG_IGN);
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+}
+
+static off_t file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : st.st_size;
+}
+
+Test(output, a_failed_write_is_an_error_and_claims_nothing, .timeout = 300)
+{
+	const off_t limit = 256 << 20;
+	char run_out[256], matrix_out[256];
+	struct el_proc p;
+
+	snprintf(run_out, sizeof(run_out), "%s", tmp_output("full-run.jsonl"));
+	snprintf(matrix_out, sizeof(matrix_out), "%s", tmp_output("full-matrix.jsonl"));
+	fill_to_limit(matrix_out, limit);
+	fill_to_limit(run_out, limit);
+
+	entrylab(&p, "run", "-o", run_out, "getpid", NULL);
+	cr_expect_eq(p.status, 125, "run: exit %d\n%s", p.status, p.err);
+	cr_expect(strstr(p.err, "writing records to") && strstr(p.err, run_out), "%s", p.err);
+	cr_expect(!strstr(p.out, run_out) && !strstr(p.err, "records appended"),
+		  "no claim the record was kept:\n%s%s", p.out, p.err);
+	cr_expect_eq(file_size(run_out), limit - 64, "no partial line left behind");
+	proc_free(&p);
+
+	entrylab(&p, "matrix", TINY, "-r", "1", "-o", matrix_out, NULL);
+	cr_expect_eq(p.status, 125, "matrix: exit %d\n%s", p.status, p.err);
+	cr_expect(strstr(p.err, "writing records to"), "%s", p.err);
+	cr_expect(!strstr(p.err, "run 1/1: ok"), "a progress line for a lost record:\n%s", p.err);
+	cr_expect_eq(file_size(matrix_out), limit - 64, "no partial line left behind");
+	proc_free(&p);
 }
