@@ -123,3 +123,61 @@ Test(matrix_run, the_report_counts_each_run_once)
 	unlink(path);
 	tiny_free(m);
 }
+
+/* plan.json: saved, read back, and refused when the plan or the file no longer match. */
+Test(matrix_run, plan_round_trip_and_mismatches)
+{
+	char dir[] = "/tmp/test_matrix_plan.XXXXXX", path[256];
+	char *argv[] = {"matrix", TINY, "-r", "2", "--args", "a 'b' ;c", NULL};
+	struct matrix *m = tiny();
+	struct matrix_saved s;
+	struct matrix_dir d;
+	FILE *f;
+
+	cr_assert(mkdtemp(dir));
+	snprintf(m->path, sizeof(m->path), "%s", TINY);
+	m->o.experiment_arg = 1;
+	memset(&d, 0, sizeof(d));
+	snprintf(d.dir, sizeof(d.dir), "%s", dir);
+	snprintf(d.runs, sizeof(d.runs), "%s/runs.jsonl", dir);
+	cr_assert_eq(matrix_plan_save(m, &d, "entrylab matrix tiny -r 2", 6, argv), 0);
+	cr_assert_eq(matrix_plan_read(dir, &s), 0);
+	cr_expect_str_eq(s.id, "ID1");
+	cr_expect_str_eq(s.experiment, "tiny");
+	cr_expect_str_eq(s.runs_file, "runs.jsonl");
+	cr_expect_str_eq(s.command, "entrylab matrix tiny -r 2");
+	cr_assert_eq(s.argc, 6);
+	cr_expect_str_eq(s.argv[0], "matrix");
+	cr_expect_eq(s.argv[1][0], '/', "the experiment as an absolute path: %s", s.argv[1]);
+	cr_expect_str_eq(s.argv[5], "a 'b' ;c", "words kept exactly");
+	cr_expect_null(s.argv[6]);
+	cr_expect_eq(matrix_plan_matches(m, &s, dir), 0);
+	m->repeat = 3;
+	cr_expect_eq(matrix_plan_matches(m, &s, dir), 120, "another list of runs");
+	m->repeat = 2;
+	s.hash ^= 1;
+	cr_expect_eq(matrix_plan_matches(m, &s, dir), 120, "the file changed");
+	matrix_saved_free(&s);
+
+	snprintf(path, sizeof(path), "%s/plan.json", dir);
+	f = fopen(path, "w");
+	cr_assert(f);
+	fputs("{\"schema\":\"something/else\"}", f);
+	fclose(f);
+	cr_expect_eq(matrix_plan_read(dir, &s), 120);
+	matrix_saved_free(&s);
+	unlink(path);
+	cr_expect_eq(matrix_plan_read(dir, &s), 120, "no plan.json");
+	matrix_saved_free(&s);
+	rmdir(dir);
+	tiny_free(m);
+}
+
+Test(matrix_run, command_is_one_shell_line)
+{
+	char *argv[] = {"matrix", "pti-global", "--args", "1G 100", "--only", "it's", NULL};
+	char *cmd = matrix_command(6, argv);
+
+	cr_expect_str_eq(cmd, "entrylab matrix pti-global --args '1G 100' --only 'it'\\''s'");
+	free(cmd);
+}
