@@ -2,16 +2,20 @@
  * record_out (record/record_out.c): a records path is judged before any
  * boot (missing directory, a directory, a device, procfs, a read-only
  * file are refused with the path and a fix), records are whole lines, a
- * failed write is remembered, and an empty file we created is removed.
+ * failed write is remembered, a torn one rolled back (io_append_atomic),
+ * and an empty file we created is removed.
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "host_io.h"
 #include "record_out.h"
 #include "status.h"
 
@@ -131,4 +135,25 @@ Test(record_out, a_failed_write_is_remembered_and_the_empty_file_removed)
 	cr_expect_eq(record_out_close(&o), -1);
 	cr_expect_neq(access(in_dir("f.jsonl"), F_OK), 0, "the empty file we made is gone");
 	json_object_put(rec);
+}
+
+/* A torn write (here the file size limit cuts it) is rolled back and says why. */
+Test(record_out, a_torn_line_is_rolled_back)
+{
+	struct rlimit rl = {.rlim_cur = 40, .rlim_max = 40};
+	const char line[] = "{\"a\":\"0123456789012345678901234567890123456789\"}\n";
+	char err[600];
+	struct stat st;
+	int fd;
+
+	fd = open(in_dir("torn.jsonl"), O_CREAT | O_WRONLY | O_APPEND, 0644);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(io_append_atomic(fd, "{}\n", 3, err, sizeof(err)), 0, "%s", err);
+	signal(SIGXFSZ, SIG_IGN);
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	cr_expect_eq(io_append_atomic(fd, line, sizeof(line) - 1, err, sizeof(err)), -1);
+	cr_expect(strstr(err, "File too large"), "the reason of the short write: %s", err);
+	cr_assert_eq(fstat(fd, &st), 0);
+	cr_expect_eq(st.st_size, 3, "the partial line is gone");
+	close(fd);
 }
