@@ -73,7 +73,9 @@ static void list_files(const struct matrix_dir *d, time_t since, char *buf, size
 {
 	const char *runs = strrchr(d->runs, '/') ? strrchr(d->runs, '/') + 1 : d->runs;
 	struct dirent **names;
-	size_t o = (size_t)snprintf(buf, len, "%s, %s", runs, MATRIX_PLAN_FILE);
+	/* (an empty records file of a matrix stopped before its first record is removed) */
+	size_t o = (size_t)snprintf(buf, len, "%s%s%s", access(d->runs, F_OK) ? "" : runs,
+				    access(d->runs, F_OK) ? "" : ", ", MATRIX_PLAN_FILE);
 	int n = scandir(d->dir, &names, NULL, alphasort);
 
 	for (int i = 0; i < n; i++) {
@@ -122,7 +124,7 @@ static int finish(struct matrix *m, struct matrix_dir *d, const char *command, t
 		fprintf(stderr, "entrylab matrix: stopped: records could not be written to %s; "
 				"%s/ holds only the runs before that (%s)\n", d->runs, d->dir, files);
 	else
-		fprintf(stderr, "entrylab matrix: results in %s/ (%s)\n", d->dir, files);
+		fprintf(stderr, "results in %s/ (%s)\n", d->dir, files);
 	if (sig)
 		fprintf(stderr, "interrupted: %u of %u runs kept in %s; entrylab matrix --resume %s "
 				"continues\n", meta.kept, meta.planned, d->dir, d->dir);
