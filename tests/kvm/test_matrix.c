@@ -209,10 +209,11 @@ static int progress_lines(const char *path)
 }
 
 /*
- * `entrylab matrix TINY -r 3 -o OUT` with SIGINT once its third progress
- * line is out: stderr in err_path, the exit status returned.
+ * `entrylab matrix TINY EXTRA -o OUT` with signal sig once `lines` progress
+ * lines are out: stderr in err_path, the exit status returned.
  */
-static int matrix_interrupted(const char *out, const char *err_path)
+static int matrix_interrupted(const char *out, const char *err_path, const char *extra,
+			      const char *extra_arg, int lines, int sig)
 {
 	int st, fd = open(err_path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
 	pid_t pid;
@@ -225,20 +226,34 @@ static int matrix_interrupted(const char *out, const char *err_path)
 
 		dup2(null, 1);
 		dup2(fd, 2);
-		execl(EL_ENTRYLAB, EL_ENTRYLAB, "matrix", TINY, "-r", "3", "-o", out, (char *)NULL);
+		execl(EL_ENTRYLAB, EL_ENTRYLAB, "matrix", TINY, "-o", out, extra, extra_arg,
+		      (char *)NULL);
 		_exit(127);
 	}
 	close(fd);
-	for (int i = 0; i < 6000 && progress_lines(err_path) < 3; i++) {
+	for (int i = 0; i < 6000 && progress_lines(err_path) < lines; i++) {
 		if (waitpid(pid, &st, WNOHANG) == pid)
-			cr_assert_fail("the matrix ended before its third run (exit %d)",
+			cr_assert_fail("the matrix ended before its run %d (exit %d)", lines,
 				       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 		usleep(50000);
 	}
-	cr_assert_geq(progress_lines(err_path), 3, "no third run within 5 minutes");
-	kill(pid, SIGINT);
+	cr_assert_geq(progress_lines(err_path), lines, "no run %d within 5 minutes", lines);
+	kill(pid, sig);
 	cr_assert_eq(waitpid(pid, &st, 0), pid);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The whole of a file, NUL-terminated (caller frees). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0;
+
+	cr_assert(f, "no %s", path);
+	cr_assert_geq(getdelim(&text, &len, '\0', f), 0);
+	fclose(f);
+	return text;
 }
 
 /* How many records each (variant, run) has; skip records count as run 0. */
@@ -268,20 +283,14 @@ Test(matrix, sigint_keeps_what_is_done_and_resume_completes_it, .timeout = 900)
 	int counts[3][4], total, kept, planned, status;
 	const char *line;
 	struct el_proc p;
-	FILE *f;
 	char *text;
-	size_t len = 0;
 
 	snprintf(out, sizeof(out), "%s", tmp_output("int.jsonl"));
 	snprintf(err, sizeof(err), "%s", tmp_output("int.err"));
 	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(out, '/') - out), out);
 
-	status = matrix_interrupted(out, err);
-	f = fopen(err, "r");
-	cr_assert(f);
-	text = NULL;
-	cr_assert_geq(getdelim(&text, &len, '\0', f), 0);
-	fclose(f);
+	status = matrix_interrupted(out, err, "-r", "3", 3, SIGINT);
+	text = slurp(err);
 	cr_log_info("interrupted matrix, stderr:\n%s", text);
 	cr_expect_eq(status, 130, "exit %d after SIGINT\n%s", status, text);
 	line = strstr(text, "interrupted: ");
@@ -330,5 +339,47 @@ Test(matrix, sigint_keeps_what_is_done_and_resume_completes_it, .timeout = 900)
 	cr_expect(!strstr(p.err, "] pti-"), "a complete matrix runs nothing again: %s", p.err);
 	count_runs(out, counts, &total);
 	cr_expect(total == 7 || total == 9, "still each run once: %d records", total);
+	proc_free(&p);
+}
+
+/*
+ * The same with --trace, which runs here whatever the host (QEMU TCG in a
+ * child per variant, never nested): SIGTERM abandons the trace in flight,
+ * exit 143; --resume traces the rest.
+ */
+Test(matrix, sigterm_stops_a_traced_matrix_and_resume_completes_it, .timeout = 600)
+{
+	char out[256], err[256], dir[256];
+	int counts[3][4], total, kept, planned, status;
+	const char *line;
+	struct el_proc p;
+	char *text;
+
+	snprintf(out, sizeof(out), "%s", tmp_output("trace-int.jsonl"));
+	snprintf(err, sizeof(err), "%s", tmp_output("trace-int.err"));
+	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(out, '/') - out), out);
+
+	status = matrix_interrupted(out, err, "--trace", NULL, 1, SIGTERM);
+	text = slurp(err);
+	cr_log_info("interrupted traced matrix, stderr:\n%s", text);
+	cr_expect_eq(status, 143, "exit %d after SIGTERM\n%s", status, text);
+	line = strstr(text, "interrupted: ");
+	cr_assert(line, "no 'interrupted:' line:\n%s", text);
+	cr_assert_eq(sscanf(line, "interrupted: %d of %d runs kept in ", &kept, &planned), 2, "%s",
+		     line);
+	count_runs(out, counts, &total);
+	cr_expect(kept >= 1 && kept < 3 && total == kept, "kept %d of %d, %d records", kept,
+		  planned, total);
+	cr_expect_eq(counts[0][1], 1, "pti-off's trace is kept");
+	free(text);
+
+	entrylab(&p, "matrix", "--resume", dir, NULL);
+	cr_assert_eq(p.status, 0, "resume exit %d\n%s", p.status, p.err);
+	cr_expect(strstr(p.out, "insns:k/iter"), "the traced report: %s", p.out);
+	count_runs(out, counts, &total);
+	cr_expect(counts[0][1] == 1 && counts[1][1] == 1, "each trace once: %d %d", counts[0][1],
+		  counts[1][1]);
+	cr_expect(counts[2][0] + counts[2][1] == 1, "pcid skipped or traced, once");
+	cr_expect_eq(total, 3);
 	proc_free(&p);
 }
