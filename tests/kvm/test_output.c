@@ -68,8 +68,9 @@ Test(output, a_bad_path_is_a_usage_error_before_boot, .timeout = 120)
 
 /*
  * A write that fails after the boot (here: the file size limit, as a full
- * disk would) exits 125, names no record file, leaves no torn line, and a
- * matrix stops with no progress line for the lost record.  The output file
+ * disk would) exits 125 for run, trace and matrix, names no record file,
+ * leaves no torn line, and a matrix stops with no progress line for the
+ * lost record.  The output file
  * is made sparse just below the limit, so only the record's write fails.
  */
 static void fill_to_limit(const char *path, off_t limit)
@@ -95,12 +96,14 @@ static off_t file_size(const char *path)
 Test(output, a_failed_write_is_an_error_and_claims_nothing, .timeout = 300)
 {
 	const off_t limit = 256 << 20;
-	char run_out[256], matrix_out[256];
+	char run_out[256], trace_out[256], matrix_out[256];
 	struct el_proc p;
 
 	snprintf(run_out, sizeof(run_out), "%s", tmp_output("full-run.jsonl"));
+	snprintf(trace_out, sizeof(trace_out), "%s", tmp_output("full-trace.jsonl"));
 	snprintf(matrix_out, sizeof(matrix_out), "%s", tmp_output("full-matrix.jsonl"));
 	fill_to_limit(matrix_out, limit);
+	fill_to_limit(trace_out, limit);
 	fill_to_limit(run_out, limit);
 
 	entrylab(&p, "run", "-o", run_out, "getpid", NULL);
@@ -109,6 +112,13 @@ Test(output, a_failed_write_is_an_error_and_claims_nothing, .timeout = 300)
 	cr_expect(!strstr(p.out, run_out) && !strstr(p.err, "records appended"),
 		  "no claim the record was kept:\n%s%s", p.out, p.err);
 	cr_expect_eq(file_size(run_out), limit - 64, "no partial line left behind");
+	proc_free(&p);
+
+	entrylab(&p, "trace", "-o", trace_out, "getpid", "100", NULL);
+	cr_expect_eq(p.status, 125, "trace: exit %d\n%s", p.status, p.err);
+	cr_expect(strstr(p.err, "writing records to") && strstr(p.err, trace_out), "%s", p.err);
+	cr_expect(!strstr(p.out, trace_out), "no claim the record was kept:\n%s", p.out);
+	cr_expect_eq(file_size(trace_out), limit - 64, "no partial line left behind");
 	proc_free(&p);
 
 	entrylab(&p, "matrix", TINY, "-r", "1", "-o", matrix_out, NULL);
