@@ -1,14 +1,16 @@
 /*
- * `entrylab matrix EXPERIMENT [OPTIONS]`: options, the experiment loaded
- * and every run checked, then either the runs here (usable /dev/kvm, or
- * inside the nested runner's VM) or the whole command forwarded to ONE
- * nested VM session, which runs them all and sends back the records and
- * the report.
+ * `entrylab matrix EXPERIMENT [OPTIONS]` and `entrylab matrix --resume
+ * DIR`: options (or DIR's saved ones), the experiment loaded and every run
+ * checked, then matrix_session.c: the directory, the runs here (usable
+ * /dev/kvm, or inside the nested runner's VM) or in ONE nested VM session
+ * whose records come back as they complete, and the report printed (here)
+ * and saved, from the records on disk.
  */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_matrix.h"
 #include "commands.h"
 #include "parse_num.h"
 #include "matrix.h"
@@ -19,7 +21,7 @@
 
 enum {
 	OPT_JSON = 256, OPT_ONLY, OPT_NESTED, OPT_NO_NESTED, OPT_TIMEOUT, OPT_DRY_RUN, OPT_ARGS,
-	OPT_TRACE,
+	OPT_TRACE, OPT_RESUME, OPT_DONE_RUNS,
 };
 
 static const struct option matrix_options[] = {
@@ -35,6 +37,8 @@ static const struct option matrix_options[] = {
 	{"dry-run", no_argument, 0, OPT_DRY_RUN},
 	{"args", required_argument, 0, OPT_ARGS},
 	{"trace", no_argument, 0, OPT_TRACE},
+	{"resume", required_argument, 0, OPT_RESUME},
+	{"done-runs", required_argument, 0, OPT_DONE_RUNS}, /* internal: host -> nested VM */
 	{"verbose", no_argument, 0, 'v'},
 	{"help", no_argument, 0, 'h'},
 	{0, 0, 0, 0},
@@ -44,11 +48,14 @@ static void matrix_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: entrylab matrix EXPERIMENT [OPTIONS]\n"
+		"       entrylab matrix --resume DIR [-v] [-x SEP | --json] [--nested | --no-nested]\n"
 		"  EXPERIMENT            a file, or a name from `entrylab list experiments`\n"
 		"  -r, --repeat N        runs per variant (a fresh VM each; default: the file's)\n"
 		"  -n, --iterations N    iterations of the measured loop, for every variant\n"
 		"      --args ARGS       benchmark arguments, every variant (e.g. '1G 100')\n"
-		"  -o, --output FILE     append records here (default results/EXPERIMENT-*.jsonl)\n"
+		"  -o, --output FILE     append records to FILE; plan.json and the report files go\n"
+		"                        beside it (default: the directory\n"
+		"                        results/EXPERIMENT/UTC-TIME/ with runs.jsonl)\n"
 		"  -x SEP                the report as CSV with separator SEP\n"
 		"      --json            the report as JSON lines\n"
 		"      --only V1,V2      run only these variants\n"
@@ -57,7 +64,11 @@ static void matrix_usage(FILE *f)
 		"      --dry-run         print the runs instead of doing them\n"
 		"      --trace           each variant once under QEMU TCG as `entrylab trace`:\n"
 		"                        exact instruction counts, any host (no KVM needed)\n"
-		"  -v                    guest console and program output on stderr\n");
+		"      --resume DIR      continue an interrupted matrix: the runs DIR/plan.json\n"
+		"                        plans that have no record yet; then the report again\n"
+		"  -v                    guest console and program output on stderr\n"
+		"On SIGINT or SIGTERM the boot in flight is abandoned, the report of the runs\n"
+		"kept is written, and the exit status is 128 + the signal (130 for Ctrl-C).\n");
 }
 
 static int bad(const char *fix, const char *what, const char *arg)
@@ -72,7 +83,7 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 	char *end;
 	int opt;
 
-	optind = 1;
+	optind = 0; /* a full reset: --resume parses a second argv */
 	while ((opt = getopt_long(argc, argv, "r:n:o:x:vh", matrix_options, NULL)) != -1) {
 		switch (opt) {
 		case 'r':
@@ -95,6 +106,8 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_ARGS: o->args = optarg; break;
 		case OPT_TRACE: o->trace = true; break;
+		case OPT_RESUME: o->resume = optarg; break;
+		case OPT_DONE_RUNS: o->done_runs = optarg; break;
 		case OPT_TIMEOUT:
 			o->timeout_s = strtod(optarg, &end);
 			if (!*optarg || *end || !(o->timeout_s > 0) || o->timeout_s > 86400)
@@ -109,6 +122,15 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 			return EL_EXIT_USAGE;
 		}
 	}
+	if (o->done_runs && (!o->resume || !nested_is_inner()))
+		return bad("drop it", "--done-runs is the nested runner's own option, not for the "
+			   "command line:", o->done_runs);
+	if (o->resume && optind != argc)
+		return bad("drop it: DIR/plan.json names the experiment", "--resume DIR takes no "
+			   "EXPERIMENT, got", argv[optind]);
+	if (o->resume)
+		return o->json && o->csv_sep ? bad("choose one output format", "--json and -x both "
+						   "given:", "-x") : 0;
 	if (optind != argc - 1) {
 		fprintf(stderr, "entrylab matrix: give one EXPERIMENT (a file or a name from "
 				"`entrylab list experiments`)\n");
@@ -237,18 +259,76 @@ static void print_report(const struct matrix *m, struct report *r, const char *o
 	report_print_table(stdout, r);
 }
 
+void cmd_matrix_print(const struct matrix *m, struct report *r, const char *output)
+{
+	print_report(m, r, nested_is_inner() ? NULL : output);
+}
+
+/*
+ * --resume DIR: the options that shape the plan are DIR/plan.json's,
+ * replayed through parse_options; the command line may only choose how
+ * the report is shown (-v, -x, --json) and where it runs (--nested,
+ * --no-nested).  Any other option conflicts: after clearing those, the
+ * options (calloc'ed, set only by parse_options) must be all zero.
+ */
+static int resume_options(struct matrix *m, struct matrix_saved *s)
+{
+	static const struct matrix_opts none;
+	struct matrix_opts given, rest;
+	int rc;
+
+	memcpy(&given, &m->o, sizeof(given));
+	memcpy(&rest, &m->o, sizeof(rest));
+	rest.resume = NULL;
+	rest.done_runs = NULL;
+	rest.csv_sep = NULL;
+	rest.verbose = rest.json = false;
+	rest.nested = EL_NESTED_AUTO;
+	if (memcmp(&rest, &none, sizeof(rest))) {
+		fprintf(stderr, "entrylab matrix: --resume %s takes only -v, -x, --json, --nested "
+				"and --no-nested: the runs, their options and the output are the ones "
+				"%s/%s saved; drop the other options, or start a new matrix\n",
+			given.resume, given.resume, MATRIX_PLAN_FILE);
+		return EL_EXIT_USAGE;
+	}
+	if ((rc = matrix_plan_read(given.resume, s)))
+		return rc;
+	memset(&m->o, 0, sizeof(m->o));
+	if ((rc = parse_options(s->argc, s->argv, &m->o))) {
+		fprintf(stderr, "entrylab matrix: --resume %s: the options saved in %s (%s) do not "
+				"parse (above); resume with the entrylab that started it\n",
+			given.resume, MATRIX_PLAN_FILE, s->command);
+		return rc;
+	}
+	m->o.resume = given.resume;
+	m->o.done_runs = given.done_runs;
+	m->o.verbose = m->o.verbose || given.verbose;
+	if (given.json || given.csv_sep) {
+		m->o.json = given.json;
+		m->o.csv_sep = given.csv_sep;
+	}
+	if (given.nested != EL_NESTED_AUTO)
+		m->o.nested = given.nested;
+	snprintf(m->id, sizeof(m->id), "%s", s->id);
+	return 0;
+}
+
 int cmd_matrix(int argc, char **argv)
 {
 	struct matrix *m = calloc(1, sizeof(*m));
-	struct report r;
-	char defpath[256];
-	const char *output;
+	struct matrix_saved saved = {0};
+	struct matrix_dir d;
 	bool inner = nested_is_inner(), usable;
+	char *command = matrix_command(argc, argv); /* as typed: getopt reorders argv */
 	int rc;
 
-	if (!m)
+	if (!m || !command) {
+		free(m);
+		free(command);
 		return EL_EXIT_VMM;
+	}
 	if ((rc = parse_options(argc, argv, &m->o)) ||
+	    (m->o.resume && (rc = resume_options(m, &saved))) ||
 	    (rc = experiment_resolve(m->o.experiment, m->path, sizeof(m->path)) ? EL_EXIT_USAGE
 										: 0))
 		goto out;
@@ -258,54 +338,37 @@ int cmd_matrix(int argc, char **argv)
 		rc = EL_EXIT_USAGE;
 		goto out;
 	}
-	if ((rc = matrix_plan(m)))
+	if ((rc = matrix_plan(m)) ||
+	    (m->o.resume && (rc = matrix_plan_matches(m, &saved, m->o.resume))))
 		goto out;
-	output = inner ? nested_inner_output() : m->o.output;
-	if (!output) {
-		char name[sizeof(m->exp.name) + 8];
-
-		snprintf(name, sizeof(name), "%s%s", m->exp.name, m->o.trace ? "-trace" : "");
-		if (record_default_path(name, defpath, sizeof(defpath))) {
-			rc = EL_EXIT_USAGE;
-			goto out;
-		}
-		output = defpath;
-	}
 	/* --trace needs no KVM: QEMU TCG here, so never the nested runner. */
 	usable = inner || m->o.trace ||
 		 (m->o.nested != EL_NESTED_FORCE && nested_kvm_usable());
 	if (usable && !m->o.trace)
 		matrix_prerequisites(m);
 	if (m->o.dry_run) {
-		matrix_print_plan(stdout, m, usable && !m->o.trace, output);
+		matrix_dir_name(m, &d);
+		matrix_print_plan(stdout, m, usable && !m->o.trace, d.runs);
 		goto out;
 	}
-	if (!usable) {
-		const char *files[] = {m->path, NULL};
-
-		if (m->o.nested == EL_NESTED_FORBID) {
-			fprintf(stderr, "entrylab matrix: /dev/kvm is not usable here and "
-					"--no-nested forbids the nested runner; drop --no-nested "
-					"or run on a host with KVM\n");
-			rc = EL_EXIT_UNSUPPORTED;
-			goto out;
-		}
-		/* The resolved path: the VM has the file there, whatever the environment. */
-		argv[m->o.experiment_arg] = m->path;
-		/* The whole matrix is one command in one VM; its report comes back on stdout. */
-		rc = nested_run(&(struct nested_request){
-			.argc = argc + 1, .argv = argv - 1, .output_path = output, .files = files,
-			.verbose = m->o.verbose, .timeout_s = nested_boot_timeout(m),
-			.boots = m->nv * m->repeat,
-		});
+	if (inner) {
+		rc = matrix_session_inner(m, m->o.resume ? &saved : NULL);
 		goto out;
 	}
-	report_init(&r);
-	rc = matrix_exec(m, output, &r);
-	print_report(m, &r, inner ? NULL : output);
-	report_free(&r);
+	if (!usable && m->o.nested == EL_NESTED_FORBID) {
+		fprintf(stderr, "entrylab matrix: /dev/kvm is not usable here and --no-nested "
+				"forbids the nested runner; drop --no-nested or run on a host with "
+				"KVM\n");
+		rc = EL_EXIT_UNSUPPORTED;
+		goto out;
+	}
+	rc = matrix_session_host(m, m->o.resume ? &saved : NULL, command, argc, argv, usable,
+				 nested_boot_timeout(m));
 out:
+	matrix_saved_free(&saved);
 	matrix_free(m);
+	free(m->done);
 	free(m);
+	free(command);
 	return rc;
 }

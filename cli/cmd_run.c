@@ -1,6 +1,8 @@
 /*
- * `entrylab run`: validate everything, pick native KVM or the nested
- * runner, then boot once per --repeat and write one record per boot.
+ * `entrylab run`: validate everything, open the records file (a path that
+ * cannot take records is a usage error before any boot), pick native KVM
+ * or the nested runner, then boot once per --repeat and write one record
+ * per boot.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,11 +12,12 @@
 #include "commands.h"
 #include "nested.h"
 #include "record.h"
+#include "record_out.h"
 #include "report.h"
 #include "status.h"
 #include "summary.h"
 
-static int run_native(struct el_cli_run *cli, const char *output)
+static int run_native(struct el_cli_run *cli, struct record_out *out)
 {
 	struct el_host_info host;
 	int exit_code = 0;
@@ -22,22 +25,24 @@ static int run_native(struct el_cli_run *cli, const char *output)
 
 	host_info_collect(&host, nested_is_inner());
 
-	for (r = 0; r < cli->req.repeat; r++) {
+	for (r = 0; r < cli->req.repeat && !out->failed; r++) {
 		struct el_run_result res;
 		struct json_object *rec;
 		int code;
 
 		rec = record_run(&cli->req, &cli->spec, &host, &res);
 		code = record_exit_code(&res);
-		if (record_append(output, rec) && code == 0)
-			code = EL_EXIT_VMM;
+		/* A lost record outweighs whatever the guest said: the result is gone. */
+		if (record_out_append(out, rec))
+			code = exit_code = EL_EXIT_VMM;
 		if (cli->json)
 			printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PRETTY |
 									JSON_C_TO_STRING_NOSLASHESCAPE));
 		else if (cli->csv_sep)
 			summary_csv(stdout, cli, &res);
 		else
-			summary_print(stdout, cli, &host, &res, nested_is_inner() ? NULL : output);
+			summary_print(stdout, cli, &host, &res,
+				      nested_is_inner() || out->failed ? NULL : out->path);
 		report_problem(stderr, &res);
 		json_object_put(rec);
 		el_run_result_free(&res);
@@ -45,49 +50,61 @@ static int run_native(struct el_cli_run *cli, const char *output)
 			exit_code = code;
 		fflush(stdout);
 	}
+	if (out->failed && r < cli->req.repeat)
+		fprintf(stderr, "entrylab run: stopped after %u of %u runs: records cannot be "
+				"written\n", r, cli->req.repeat);
 	return exit_code;
 }
 
 /* The whole command, as typed, in the nested runner's VM. */
-static int run_nested(int argc, char **argv, const struct el_cli_run *cli, const char *output)
+static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
+		      struct record_out *out)
 {
 	const char *files[3] = {NULL};
 	unsigned n = 0;
+	int rc;
 
 	if (cli->req.exec)
 		files[n++] = cli->req.exec;
 	if (cli->req.kernel)
 		files[n++] = cli->req.kernel;
-	return nested_run(&(struct nested_request){
-		.argc = argc + 1, .argv = argv - 1, .output_path = output, .files = files,
+	rc = nested_run(&(struct nested_request){
+		.argc = argc + 1, .argv = argv - 1, .output = out, .files = files,
 		.verbose = cli->req.verbose, .timeout_s = cli->req.timeout_s,
 		.boots = cli->req.repeat,
 	});
+	if (!out->failed && out->written)
+		fprintf(stderr, "entrylab: records appended to %s\n", out->path);
+	return rc;
 }
 
 static int run_command(int argc, char **argv, struct el_cli_run *cli)
 {
 	char defpath[256];
 	const char *output = nested_is_inner() ? nested_inner_output() : cli->output;
+	struct record_out out;
+	bool usable;
+	int rc;
 
 	if (!output) {
 		if (record_default_path(cli->req.bench, defpath, sizeof(defpath)))
 			return EL_EXIT_USAGE;
 		output = defpath;
 	}
-	if (!nested_is_inner()) {
-		bool usable = cli->nested == EL_NESTED_FORCE ? false : nested_kvm_usable();
-
-		if (!usable && cli->nested == EL_NESTED_FORBID) {
-			fprintf(stderr, "entrylab run: /dev/kvm is not usable here and --no-nested "
-					"forbids the nested runner; drop --no-nested or run on a "
-					"host with KVM\n");
-			return EL_EXIT_UNSUPPORTED;
-		}
-		if (!usable)
-			return run_nested(argc, argv, cli, output);
+	if ((rc = record_out_open(&out, "run", output)))
+		return rc;
+	usable = nested_is_inner() || (cli->nested != EL_NESTED_FORCE && nested_kvm_usable());
+	if (!usable && cli->nested == EL_NESTED_FORBID) {
+		fprintf(stderr, "entrylab run: /dev/kvm is not usable here and --no-nested "
+				"forbids the nested runner; drop --no-nested or run on a host "
+				"with KVM\n");
+		record_out_close(&out);
+		return EL_EXIT_UNSUPPORTED;
 	}
-	return run_native(cli, output);
+	rc = usable ? run_native(cli, &out) : run_nested(argc, argv, cli, &out);
+	if (record_out_close(&out) && !rc)
+		rc = EL_EXIT_VMM;
+	return rc;
 }
 
 int cmd_run(int argc, char **argv)

@@ -2,7 +2,8 @@
  * `entrylab trace`: the request prepared as `run` prepares it, the guest
  * booted under QEMU TCG with the eltrace plugin (never KVM, never the
  * nested runner; harness/trace/ does the work), then the record, the table
- * on stdout and, with --listing, the path.
+ * on stdout and, with --listing, the path.  The records file is checked
+ * and opened before QEMU starts: a path that cannot take it is a usage error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "record.h"
+#include "record_out.h"
 #include "report.h"
 #include "status.h"
 #include "trace.h"
@@ -46,6 +48,7 @@ static int trace_command(struct el_cli_trace *cli)
 		.opts = cli->opts,
 	};
 	struct el_trace_result out;
+	struct record_out rout;
 	struct el_run_result res;
 	struct json_object *rec;
 	char defpath[256];
@@ -63,11 +66,14 @@ static int trace_command(struct el_cli_trace *cli)
 			return EL_EXIT_USAGE;
 		output = defpath;
 	}
+	if ((rc = record_out_open(&rout, "trace", output)))
+		return rc;
 	rec = trace_once(&job, &res, &out);
 	rc = record_exit_code(&res);
-	if (record_append(output, rec) && rc == 0)
+	/* A lost record outweighs whatever the guest said: the result is gone. */
+	if (record_out_append(&rout, rec) | record_out_close(&rout))
 		rc = EL_EXIT_VMM;
-	trace_print(cli, &job, rec, &res, &out, output);
+	trace_print(cli, &job, rec, &res, &out, rout.failed ? NULL : output);
 	json_object_put(rec);
 	trace_result_free(&out);
 	return rc;

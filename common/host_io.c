@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -137,31 +138,45 @@ int io_append_open(const char *path, char *err, size_t errlen)
 int io_append_atomic(int fd, const void *data, size_t len, char *err, size_t errlen)
 {
 	struct stat st;
-	ssize_t n;
+	ssize_t n, more = -1;
+	int e = 0, rc = -1;
 
 	if (!len)
 		return 0;
+	/*
+	 * Other entrylabs appending to the same file take the same lock, so the
+	 * end we may roll back to is still the end when we write.
+	 */
+	while (flock(fd, LOCK_EX) < 0 && errno == EINTR)
+		;
 	if (fstat(fd, &st) < 0) {
 		snprintf(err, errlen, "cannot stat the output: %s", strerror(errno));
-		return -1;
+		goto out;
 	}
 	/* One write(2) per batch: with O_APPEND, concurrent writers never interleave lines. */
 	do
 		n = write(fd, data, len);
 	while (n < 0 && errno == EINTR);
 	if (n != (ssize_t)len) {
-		int e = n < 0 ? errno : ENOSPC;
-
-		if (n > 0 && ftruncate(fd, st.st_size) < 0)
+		e = errno;
+		/* A short write (disk full, file size limit): the next write says why. */
+		if (n >= 0) {
+			more = write(fd, (const char *)data + n, len - (size_t)n);
+			e = more < 0 ? errno : ENOSPC;
+		}
+		if ((n > 0 || more > 0) && ftruncate(fd, st.st_size) < 0)
 			snprintf(err, errlen, "writing failed (%s) and a partial line could not be "
 				 "removed", strerror(e));
 		else
 			snprintf(err, errlen, "writing failed: %s", strerror(e));
-		return -1;
+		goto out;
 	}
 	if (fsync(fd) < 0 && errno != EINVAL) {
 		snprintf(err, errlen, "fsync: %s", strerror(errno));
-		return -1;
+		goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	flock(fd, LOCK_UN);
+	return rc;
 }

@@ -29,7 +29,9 @@ int io_write_new_file(const char *path, const void *data, size_t len, char *err,
  * Appending to a JSON-lines file: fd open for O_APPEND on a regular file
  * (-1 with a message naming the fix otherwise), then whole batches of lines,
  * each batch written at once and fsync'ed, or rolled back to the previous
- * end if it was torn, so earlier lines always stay parseable.
+ * end if it was torn (under flock(LOCK_EX), so another entrylab appending
+ * to the same file does not lose a line to the rollback), so earlier lines
+ * always stay parseable.
  */
 int io_append_open(const char *path, char *err, size_t errlen);
 int io_append_atomic(int fd, const void *data, size_t len, char *err, size_t errlen);

@@ -3,7 +3,8 @@
  * file, `repeat` fresh VMs each, records appended as runs complete, then
  * the report.  cmd_matrix.c (options, native or nested), matrix_plan.c
  * (the runs as `entrylab run` command lines, prerequisites, --dry-run),
- * matrix_exec.c (one child process per boot, records).  --trace runs each
+ * matrix_exec.c (one child process per boot, records); matrix_run.h: the
+ * directory, plan.json, --resume, progress and signals.  --trace runs each
  * variant once as `entrylab trace` (QEMU TCG, exact counts) instead.
  */
 #ifndef EL_MATRIX_H
@@ -27,13 +28,17 @@ struct matrix_opts {
 	unsigned repeat;        /* -r; 0 = the file's */
 	uint64_t iterations;    /* -n; 0 = the file's */
 	const char *args;       /* --args; NULL = the file's */
-	const char *output;     /* -o; NULL = results/<experiment>-<time>.jsonl */
+	const char *output;     /* -o FILE: records there, the report files beside it;
+				   NULL = results/<experiment>/<UTC time>/runs.jsonl */
 	const char *csv_sep;    /* -x */
 	bool json, dry_run, verbose;
 	bool trace;             /* --trace: every variant as `entrylab trace`, once */
 	double timeout_s;       /* --timeout; 0 = the file's */
 	const char *only;       /* --only V1,V2 */
 	enum el_nested_mode nested;
+	const char *resume;     /* --resume DIR (matrix_run.h) */
+	const char *done_runs;  /* --done-runs LIST: internal, the host tells the nested VM
+				   which runs have a record already (matrix_done_parse) */
 };
 
 /* One selected variant as the `entrylab run` (or, --trace, `trace`) command line it is. */
@@ -55,6 +60,8 @@ struct matrix {
 	unsigned repeat;
 	struct matrix_variant v[EXP_MAX_VARIANTS];
 	unsigned nv;
+	char id[48];          /* experiment.id of this matrix's records: UTC start, pid */
+	unsigned char *done;  /* nv x (repeat + 1): runs with a record ([0]: the skip); NULL: none */
 };
 
 /* Selection (--only), overrides, requests (and their command lines), each checked. 0 or EL_EXIT_*. */
@@ -63,8 +70,15 @@ int matrix_plan(struct matrix *m);
 void matrix_prerequisites(struct matrix *m);
 /* --dry-run: the runs it would do; checked says whether prerequisites were evaluated. */
 void matrix_print_plan(FILE *f, const struct matrix *m, bool checked, const char *output);
-/* Runs everything natively; records to output, groups into r.  Returns the exit status. */
-int matrix_exec(struct matrix *m, const char *output, struct report *r);
+/*
+ * Runs everything natively that is not done yet (m->done), each record
+ * appended to out as it completes, a progress line once it is on disk.
+ * Stops early when out fails (EL_EXIT_VMM) or a signal asks
+ * (matrix_signal.c: the boot in flight is abandoned, 128 + signal).
+ * Otherwise the exit status of the runs.
+ */
+struct record_out;
+int matrix_exec(struct matrix *m, struct record_out *out);
 void matrix_free(struct matrix *m);
 
 #endif

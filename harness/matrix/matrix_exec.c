@@ -3,9 +3,12 @@
  * `entrylab run` does for one repeat (request_programs + record_run) and hands its
  * record back through a pipe.  A VMM crash then costs one run, not the
  * matrix; the parent tags each record with its experiment, variant and run,
- * appends it at once (a matrix that dies keeps what completed) and files it
- * in the report.  Under --trace the child runs trace_prepare + trace_once
- * (`entrylab trace`) instead, and QEMU refusing a -cpu is a skip.
+ * appends it at once (a matrix that dies keeps what completed) and only then
+ * prints its progress line.  Under --trace the child runs trace_prepare +
+ * trace_once (`entrylab trace`) instead, and QEMU refusing a -cpu is a skip.
+ * SIGINT/SIGTERM (matrix_signal.c) kill the boot in flight: it is abandoned
+ * (no record) and the loop stops.  Runs marked in m->done (--resume) are
+ * not run again.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,8 +20,10 @@
 
 #include "host_io.h"
 #include "matrix.h"
+#include "matrix_run.h"
 #include "nested.h"
 #include "record.h"
+#include "record_out.h"
 #include "status.h"
 #include "trace.h"
 
@@ -104,6 +109,7 @@ static int child_run(const struct matrix *m, const struct matrix_variant *mv,
 	const char *text;
 	int code, out = m->o.verbose ? 2 : open("/dev/null", O_WRONLY | O_CLOEXEC);
 
+	matrix_signal_child_default();
 	/* The program's own stdout would break up the table: stderr with -v, else dropped. */
 	if (out >= 0)
 		dup2(out, 1);
@@ -116,6 +122,19 @@ static int child_run(const struct matrix *m, const struct matrix_variant *mv,
 	return code;
 }
 
+static bool record_ok(struct json_object *rec)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(rec, "status", &v) &&
+	       !strcmp(json_object_get_string(v), "ok");
+}
+
+/*
+ * One boot in a child.  NULL with *code 0 when a stop signal abandoned it:
+ * a boot that did not end well while we were stopping may have been cut
+ * short by the signal, so it is not a result (--resume runs it again).
+ */
 static struct json_object *run_one(const struct matrix *m, const struct matrix_variant *mv,
 				   const struct el_host_info *host, int *code)
 {
@@ -134,13 +153,20 @@ static struct json_object *run_one(const struct matrix *m, const struct matrix_v
 		close(p[0]);
 		_exit(child_run(m, mv, host, p[1]));
 	}
+	matrix_signal_child(pid);
 	close(p[1]);
 	text = io_read_fd(p[0], NULL);
 	close(p[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
+	matrix_signal_child(0);
 	rec = text && *text ? json_tokener_parse(text) : NULL;
 	free(text);
+	if (matrix_signal_stopped() && !(rec && WIFEXITED(st) && record_ok(rec))) {
+		json_object_put(rec);
+		*code = 0;
+		return NULL;
+	}
 	if (rec && WIFEXITED(st)) {
 		*code = WEXITSTATUS(st);
 		return rec;
@@ -163,6 +189,7 @@ static void tag(struct json_object *rec, const struct matrix *m, const struct ma
 	struct json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "name", json_object_new_string(m->exp.name));
+	json_object_object_add(o, "id", json_object_new_string(m->id));
 	json_object_object_add(o, "variant", json_object_new_string(ev->name));
 	json_object_object_add(o, "run", run ? json_object_new_int((int)run) : NULL);
 	json_object_object_add(o, "runs", json_object_new_int((int)m->repeat));
@@ -175,32 +202,12 @@ static void tag(struct json_object *rec, const struct matrix *m, const struct ma
 	json_object_object_add(rec, "experiment", o);
 }
 
-static void progress(unsigned k, unsigned total, const char *variant, unsigned run,
-		     unsigned repeat, struct json_object *rec)
-{
-	struct json_object *v, *vmm = NULL;
-	const char *status = "?", *detail = NULL;
-
-	if (json_object_object_get_ex(rec, "status", &v))
-		status = json_object_get_string(v);
-	if (json_object_object_get_ex(rec, "detail", &v))
-		detail = json_object_get_string(v);
-	fprintf(stderr, "entrylab matrix: [%u/%u] %s run %u/%u: %s", k, total, variant, run,
-		repeat, status);
-	/* A trace's time is QEMU's. */
-	if ((json_object_object_get_ex(rec, "vmm", &vmm) ||
-	     json_object_object_get_ex(rec, "qemu", &vmm)) &&
-	    json_object_object_get_ex(vmm, "wall_ms", &v))
-		fprintf(stderr, " (%.0f ms)", json_object_get_double(v));
-	fprintf(stderr, "%s%s\n", detail ? ": " : "", detail ? detail : "");
-}
-
 /*
  * Under --trace, a run QEMU refused as unsupported (a +feat -cpu max lacks,
  * under `enforce`) is that variant's prerequisite failing: a skip, as a
  * feature KVM lacks is for run.  True after relabelling the record so.
  */
-static bool trace_skipped(const struct matrix *m, struct json_object *rec, const char *variant)
+static bool trace_skipped(const struct matrix *m, struct json_object *rec)
 {
 	struct json_object *v;
 	char detail[512];
@@ -211,25 +218,74 @@ static bool trace_skipped(const struct matrix *m, struct json_object *rec, const
 	snprintf(detail, sizeof(detail), "skipped: %s",
 		 json_object_object_get_ex(rec, "detail", &v) ? json_object_get_string(v)
 							     : "QEMU TCG cannot run it");
-	fprintf(stderr, "entrylab matrix: %s: %s\n", variant, detail);
 	json_object_object_add(rec, "detail", json_object_new_string(detail));
 	return true;
 }
 
-static int keep(struct json_object *rec, const char *output, struct report *r, int g)
+/* The record on disk, then (only then) its progress line.  0, or -1 when it is lost. */
+static int keep(struct json_object *rec, struct record_out *out, struct matrix_progress *p)
 {
-	int rc = record_append(output, rec);
+	int rc = record_out_append(out, rec);
 
-	report_add(r, g, rec);
+	if (!rc)
+		matrix_progress_record(p, rec);
 	json_object_put(rec);
 	return rc;
 }
 
-int matrix_exec(struct matrix *m, const char *output, struct report *r)
+static int stop_writing(void)
 {
+	fprintf(stderr, "entrylab matrix: stopping: records cannot be written (above)\n");
+	return EL_EXIT_VMM;
+}
+
+/* The runs of one selected variant that are not done yet; 0, or how the matrix stops. */
+static int exec_variant(struct matrix *m, unsigned i, const struct el_host_info *host,
+			struct record_out *out, struct matrix_progress *p, int *exit_code)
+{
+	const struct matrix_variant *mv = &m->v[i];
+	struct json_object *rec;
+
+	if (mv->skip[0]) {
+		char detail[sizeof(mv->skip) + 16];
+
+		if (matrix_done(m, i, 0))
+			return 0;
+		snprintf(detail, sizeof(detail), "skipped: %s", mv->skip);
+		rec = record_without_run(m, mv, host, EL_RUN_UNSUPPORTED, detail);
+		if (!rec)
+			return EL_EXIT_VMM;
+		tag(rec, m, mv, 0);
+		return keep(rec, out, p) ? stop_writing() : 0;
+	}
+	for (unsigned run = 1; run <= m->repeat; run++) {
+		int code;
+
+		if (matrix_signal_stopped())
+			return 128 + matrix_signal_stopped();
+		if (matrix_done(m, i, run))
+			continue;
+		rec = run_one(m, mv, host, &code);
+		if (!rec)
+			return matrix_signal_stopped() ? 128 + matrix_signal_stopped() : EL_EXIT_VMM;
+		if (trace_skipped(m, rec)) {
+			tag(rec, m, mv, 0);
+			return keep(rec, out, p) ? stop_writing() : 0;
+		}
+		tag(rec, m, mv, run);
+		if (keep(rec, out, p))
+			return stop_writing();
+		if (code && !*exit_code)
+			*exit_code = code;
+	}
+	return 0;
+}
+
+int matrix_exec(struct matrix *m, struct record_out *out)
+{
+	struct matrix_progress p;
 	struct el_host_info host;
-	unsigned total = 0, k = 0, ran = 0;
-	int exit_code = 0;
+	int exit_code = 0, rc = 0;
 
 	if (m->o.trace) {
 		host_info_get(&host, NULL);
@@ -237,59 +293,11 @@ int matrix_exec(struct matrix *m, const char *output, struct report *r)
 	} else {
 		host_info_collect(&host, nested_is_inner());
 	}
-	for (unsigned i = 0; i < m->nv; i++)
-		total += m->v[i].skip[0] ? 0 : m->repeat;
-	for (unsigned i = 0; i < m->nv; i++) {
-		const struct matrix_variant *mv = &m->v[i];
-		const struct exp_variant *ev = &m->exp.variants[mv->index];
-		int g = report_group(r, ev->name, ev->bench, ev->cpu, ev->append);
-		struct json_object *rec;
-
-		if (g < 0)
-			return EL_EXIT_VMM;
-		if (mv->skip[0]) {
-			char detail[sizeof(mv->skip) + 16];
-
-			fprintf(stderr, "entrylab matrix: %s: skipped: %s\n", ev->name, mv->skip);
-			snprintf(detail, sizeof(detail), "skipped: %s", mv->skip);
-			rec = record_without_run(m, mv, &host, EL_RUN_UNSUPPORTED, detail);
-			if (rec)
-				tag(rec, m, mv, 0);
-			if (!rec || keep(rec, output, r, g))
-				return EL_EXIT_VMM;
-			continue;
-		}
-		for (unsigned run = 1; run <= m->repeat; run++) {
-			int code;
-
-			rec = run_one(m, mv, &host, &code);
-			if (!rec)
-				return EL_EXIT_VMM;
-			if (trace_skipped(m, rec, ev->name)) {
-				tag(rec, m, mv, 0);
-				if (keep(rec, output, r, g))
-					return EL_EXIT_VMM;
-				break;
-			}
-			tag(rec, m, mv, run);
-			progress(++k, total, ev->name, run, m->repeat, rec);
-			if (keep(rec, output, r, g)) {
-				fprintf(stderr, "entrylab matrix: stopping: records cannot be "
-						"written\n");
-				return EL_EXIT_VMM;
-			}
-			ran++;
-			if (code && !exit_code)
-				exit_code = code;
-		}
-	}
-	/* Baselines by name: one left out by --only falls back in report_resolve_baselines. */
-	for (unsigned i = 0; i < m->nv; i++) {
-		const struct exp_variant *ev = &m->exp.variants[m->v[i].index];
-
-		r->g[i].baseline = report_find(r, m->exp.variants[ev->baseline].name);
-	}
-	r->base = report_find(r, m->exp.variants[m->exp.baseline].name);
-	report_resolve_baselines(r);
-	return !ran && m->nv ? EL_EXIT_UNSUPPORTED : exit_code;
+	matrix_progress_init(&p, m);
+	for (unsigned i = 0; i < m->nv && !rc; i++)
+		rc = exec_variant(m, i, &host, out, &p, &exit_code);
+	if (rc)
+		return rc;
+	/* Nothing could run on this host: every variant skipped. */
+	return !p.total && m->nv ? EL_EXIT_UNSUPPORTED : exit_code;
 }

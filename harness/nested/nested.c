@@ -266,7 +266,5 @@ int nested_run(const struct nested_request *r)
 		return EL_EXIT_VMM;
 	rc = nested_session(r, fd, kernel);
 	close(fd);
-	if (r->output_path)
-		fprintf(stderr, "entrylab: records appended to %s\n", r->output_path);
 	return rc;
 }

@@ -7,7 +7,11 @@
 #ifndef EL_NESTED_H
 #define EL_NESTED_H
 
+#include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
+
+struct record_out;
 
 /* --nested, --no-nested, or neither (use it when /dev/kvm is not usable). */
 enum el_nested_mode { EL_NESTED_AUTO, EL_NESTED_FORCE, EL_NESTED_FORBID };
@@ -35,12 +39,19 @@ const char *nested_inner_output(void);
 struct nested_request {
 	int argc;
 	char **argv;
-	const char *output_path;   /* host file the inner records are appended to; NULL: none */
+	struct record_out *output; /* host file (open) the inner records are appended to as they
+				      come back; NULL: none.  A failed write sets output->failed
+				      and makes nested_run return EL_EXIT_VMM */
 	const char *const *files;  /* host files the command needs (--exec, --kernel), NULL-ended;
 				      they appear inside at the same paths */
 	bool verbose;              /* -v: the VM's console and timings on stderr */
 	double timeout_s;          /* the command's per-boot --timeout; 0 = none */
 	unsigned boots;            /* boots the command does (repeats x variants), for the deadline */
+	/* called with each record line once it is on disk in output (no newline) */
+	void (*on_record)(void *ctx, const char *line, size_t len);
+	void *ctx;
+	/* nonzero (set by a signal handler): stop the VM now; nested_run returns 128 + *stop */
+	const volatile sig_atomic_t *stop;
 };
 
 /*

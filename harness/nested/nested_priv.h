@@ -7,6 +7,7 @@
 #ifndef EL_NESTED_PRIV_H
 #define EL_NESTED_PRIV_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -60,20 +61,23 @@ void nested_stream_feed(struct nested_stream *s, const char *data, size_t len);
 
 /*
  * Record lines: bytes in, whole validated lines appended to the host file
- * (one write per batch, rolled back if torn), partial lines held back.
+ * (one write per batch, rolled back if torn, fsync'ed), partial lines held
+ * back; each line handed to on_record once it is on disk.
  */
+struct record_out;
 struct nested_records {
-	const char *path; /* host output file; NULL: records are dropped */
-	int fd;           /* opened on the first complete line */
-	char *pending;    /* bytes after the last newline */
+	struct record_out *out; /* host output file, open; NULL: records are dropped */
+	char *pending;          /* bytes after the last newline */
 	size_t pending_len, pending_cap;
 	unsigned long written, rejected;
-	bool failed; /* the host file could not be written; message printed */
+	bool failed; /* the host file could not be written (or there is none); message printed */
+	void (*on_record)(void *ctx, const char *line, size_t len);
+	void *ctx;
 };
 
-void nested_records_init(struct nested_records *r, const char *path);
+void nested_records_init(struct nested_records *r, struct record_out *out);
 nested_bytes_fn nested_records_feed; /* ctx: struct nested_records */
-/* Closes the file; returns the number of bytes of an unfinished last line (dropped). */
+/* Drops what is held; returns the number of bytes of an unfinished last line (dropped). */
 size_t nested_records_close(struct nested_records *r);
 
 /* ---- nested_qemu.c: one QEMU run with its four serial ports piped back ---- */
@@ -96,10 +100,12 @@ struct nested_vm {
 	void *ctx;
 	/* polled after each results chunk; true once the VM said "ready" */
 	bool (*is_ready)(void *ctx);
+	/* polled in the pump: nonzero kills QEMU now (interrupted, or records cannot be kept) */
+	int (*stopping)(void *ctx);
 };
 
 enum nested_end { NESTED_END_EXITED, NESTED_END_BOOT_TIMEOUT, NESTED_END_TIMEOUT,
-		  NESTED_END_SPAWN_FAILED };
+		  NESTED_END_SPAWN_FAILED, NESTED_END_STOPPED };
 
 struct nested_outcome {
 	enum nested_end end;

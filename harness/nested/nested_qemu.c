@@ -3,7 +3,8 @@
  * each a pipe back to us (QEMU opens /dev/fd/N of the write end it
  * inherited), its own output on a fifth pipe, the initramfs on an inherited
  * memfd.  Pumps the pipes until QEMU is gone, and kills it at the boot or
- * the overall deadline so nothing hangs forever.
+ * the overall deadline so nothing hangs forever, or at once when the caller's
+ * stop flag is raised (SIGINT/SIGTERM).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -76,6 +77,12 @@ static void pump(const struct nested_vm *vm, int rfds[NESTED_NR_CHAN], pid_t pid
 
 		if (out->boot_s < 0 && start + vm->boot_timeout_s < deadline)
 			deadline = start + vm->boot_timeout_s;
+		if (!killed && vm->stopping && vm->stopping(vm->ctx)) {
+			/* Interrupted, or records cannot be kept: what came back stays; QEMU goes. */
+			out->end = NESTED_END_STOPPED;
+			kill(pid, SIGKILL);
+			killed = true;
+		}
 		if (!killed && t >= deadline) {
 			out->end = out->boot_s < 0 ? NESTED_END_BOOT_TIMEOUT : NESTED_END_TIMEOUT;
 			kill(pid, SIGKILL);
@@ -89,6 +96,9 @@ static void pump(const struct nested_vm *vm, int rfds[NESTED_NR_CHAN], pid_t pid
 		if (!open_fds)
 			return;
 		timeout_ms = killed ? 1000 : (int)((deadline - t) * 1000) + 1;
+		/* A stop request that came just before poll() is seen within 250 ms. */
+		if (vm->stopping && timeout_ms > 250)
+			timeout_ms = 250;
 		rc = poll(pfd, NESTED_NR_CHAN, timeout_ms);
 		if (rc < 0 && errno != EINTR)
 			return;
@@ -160,6 +170,9 @@ void nested_qemu_run(const struct nested_vm *vm, struct nested_outcome *out)
 		while (waitpid(pid, &out->wait_status, 0) < 0 && errno == EINTR)
 			;
 		out->wall_s = now_s() - start;
+		/* Ctrl-C reaches QEMU too (same process group): it ended because we stop. */
+		if (vm->stopping && vm->stopping(vm->ctx))
+			out->end = NESTED_END_STOPPED;
 	}
 	for (int ch = 0; ch < NESTED_NR_CHAN; ch++)
 		if (rfds[ch] >= 0)

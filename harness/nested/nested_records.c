@@ -1,27 +1,25 @@
 /*
  * Records coming back from the nested VM, appended to the host's output
- * file as they arrive: only whole lines that parse as JSON objects, each
- * batch in one O_APPEND write that is rolled back if torn, so a VM that dies
- * mid-run leaves every completed record and no partial one.
+ * file (opened by the command before the VM started) as they arrive: only
+ * whole lines that parse as JSON objects, each batch in one O_APPEND write
+ * that is rolled back if torn and fsync'ed (record_out_write), so a VM that
+ * dies or is interrupted mid-run leaves every record that came back and no
+ * partial one.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
-#include "host_io.h"
 #include "nested_priv.h"
+#include "record_out.h"
 
-void nested_records_init(struct nested_records *r, const char *path)
+void nested_records_init(struct nested_records *r, struct record_out *out)
 {
 	memset(r, 0, sizeof(*r));
-	r->path = path;
-	r->fd = -1;
+	r->out = out;
 }
 
 static bool record_line_ok(const char *line, size_t len)
@@ -44,44 +42,27 @@ static bool record_line_ok(const char *line, size_t len)
 	return ok;
 }
 
-static bool records_open(struct nested_records *r)
-{
-	char err[600];
-
-	if (r->fd >= 0)
-		return true;
-	if (r->failed)
-		return false;
-	if (!r->path) {
-		r->failed = true;
-		fprintf(stderr, "entrylab: nested runner: records came back but this command has "
-				"no output file; they are dropped\n");
-		return false;
-	}
-	r->fd = io_append_open(r->path, err, sizeof(err));
-	if (r->fd < 0) {
-		fprintf(stderr, "entrylab: %s\n", err);
-		r->failed = true;
-		return false;
-	}
-	return true;
-}
-
+/* The batch on disk, then each of its lines to on_record (progress is told only then). */
 static void records_write(struct nested_records *r, const char *batch, size_t len,
 			  unsigned long lines)
 {
-	char err[600];
-
-	if (!len || !records_open(r))
+	if (!len || r->failed)
 		return;
-	if (!io_append_atomic(r->fd, batch, len, err, sizeof(err))) {
-		r->written += lines;
+	if (!r->out) {
+		r->failed = true;
+		fprintf(stderr, "entrylab: nested runner: records came back but this command has "
+				"no output file; they are dropped\n");
 		return;
 	}
-	fprintf(stderr, "entrylab: writing records to %s: %s\n", r->path, err);
-	r->failed = true;
-	close(r->fd);
-	r->fd = -1;
+	if (record_out_write(r->out, batch, len, lines)) {
+		r->failed = true; /* record_out_write said why */
+		return;
+	}
+	r->written += lines;
+	for (const char *p = batch, *nl; r->on_record && p < batch + len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(batch + len - p));
+		r->on_record(r->ctx, p, (size_t)(nl - p));
+	}
 }
 
 void nested_records_feed(void *ctx, const char *data, size_t len)
@@ -134,11 +115,8 @@ size_t nested_records_close(struct nested_records *r)
 {
 	size_t left = r->pending_len;
 
-	if (r->fd >= 0)
-		close(r->fd);
 	free(r->pending);
 	r->pending = NULL;
 	r->pending_len = r->pending_cap = 0;
-	r->fd = -1;
 	return left;
 }

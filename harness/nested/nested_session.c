@@ -24,6 +24,7 @@
 struct session {
 	struct nested_stream stream;
 	struct nested_records records;
+	const volatile sig_atomic_t *stop;
 	bool verbose;
 	char console[CONSOLE_KEEP];
 	size_t console_len;
@@ -104,6 +105,16 @@ static void session_chunk(void *ctx, enum nested_chan ch, const char *data, size
 		chan_sink[ch](ctx, data, len);
 }
 
+/* The caller's signal, -1 when records can no longer be written, else 0. */
+static int session_stopping(void *ctx)
+{
+	const struct session *s = ctx;
+
+	if (s->stop && *s->stop)
+		return *s->stop;
+	return s->records.failed ? -1 : 0;
+}
+
 static bool session_ready(void *ctx)
 {
 	return ((struct session *)ctx)->stream.ready;
@@ -163,6 +174,12 @@ static int session_judge(struct session *s, const struct nested_vm *vm,
 				"ENTRYLAB_NESTED_TIMEOUT)\n", vm->total_timeout_s);
 		print_console_tail(s);
 		return EL_EXIT_TIMEOUT;
+	case NESTED_END_STOPPED:
+		if (session_stopping(s) > 0)
+			return 128 + session_stopping(s); /* the caller says what was kept */
+		fprintf(stderr, "entrylab: nested runner: stopped the VM: its records cannot be "
+				"written (above)\n");
+		return EL_EXIT_VMM;
 	case NESTED_END_EXITED:
 		break;
 	}
@@ -211,7 +228,9 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 	if (args->timeout_s > 0 && per_repeat * (double)(args->boots ? args->boots : 1) > run_s)
 		run_s = per_repeat * (double)(args->boots ? args->boots : 1);
 	s->verbose = args->verbose;
-	nested_records_init(&s->records, args->output_path);
+	nested_records_init(&s->records, args->output);
+	s->records.on_record = args->on_record;
+	s->records.ctx = args->ctx;
 	nested_stream_init(&s->stream, nested_records_feed, &s->records);
 	vm.qemu = qemu && *qemu ? qemu : "qemu-system-x86_64";
 	vm.kernel = kernel;
@@ -225,6 +244,8 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 	vm.verbose = args->verbose;
 	vm.chunk = session_chunk;
 	vm.is_ready = session_ready;
+	vm.stopping = session_stopping;
+	s->stop = args->stop;
 	vm.ctx = s;
 
 	fflush(stdout);
@@ -239,6 +260,9 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 		fprintf(stderr, "entrylab: nested runner: dropped an unfinished record (%zu bytes) "
 				"the VM was writing when it stopped\n", torn);
 	rc = session_judge(s, &vm, &out);
+	/* A record that did not reach the host file is a lost result, whatever the guest said. */
+	if (s->records.failed)
+		rc = EL_EXIT_VMM;
 	free(s);
 	return rc;
 }

@@ -6,9 +6,13 @@
  * nested runner the whole matrix is one VM session.
  */
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -186,5 +190,196 @@ Test(matrix, tiny_experiment_traced, .timeout = 600)
 		  "PTI adds kernel instructions per iteration: off %.2f on %.2f", kernel[0],
 		  kernel[1]);
 	json_object_put(all);
+	proc_free(&p);
+}
+
+/* Lines of f (re-read from the start) that are progress lines "entrylab matrix: [k/M] ...". */
+static int progress_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		n += !strncmp(line, "entrylab matrix: [", 18);
+	fclose(f);
+	return n;
+}
+
+/*
+ * `entrylab matrix TINY EXTRA -o OUT` with signal sig once `lines` progress
+ * lines are out: stderr in err_path, the exit status returned.
+ */
+static int matrix_interrupted(const char *out, const char *err_path, const char *extra,
+			      const char *extra_arg, int lines, int sig)
+{
+	int st, fd = open(err_path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	pid_t pid;
+
+	cr_assert_geq(fd, 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(fd, 2);
+		execl(EL_ENTRYLAB, EL_ENTRYLAB, "matrix", TINY, "-o", out, extra, extra_arg,
+		      (char *)NULL);
+		_exit(127);
+	}
+	close(fd);
+	for (int i = 0; i < 6000 && progress_lines(err_path) < lines; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			cr_assert_fail("the matrix ended before its run %d (exit %d)", lines,
+				       WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		usleep(50000);
+	}
+	cr_assert_geq(progress_lines(err_path), lines, "no run %d within 5 minutes", lines);
+	kill(pid, sig);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The whole of a file, NUL-terminated (caller frees). */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0;
+
+	cr_assert(f, "no %s", path);
+	cr_assert_geq(getdelim(&text, &len, '\0', f), 0);
+	fclose(f);
+	return text;
+}
+
+/* How many records each (variant, run) has; skip records count as run 0. */
+static void count_runs(const char *path, int counts[3][4], int *total)
+{
+	struct json_object *all = records(path);
+	const char *names[] = {"pti-off", "pti-on", "pcid"};
+
+	memset(counts, 0, sizeof(int[3][4]));
+	*total = (int)json_object_array_length(all);
+	for (int i = 0; i < *total; i++) {
+		struct json_object *r = json_object_array_get_idx(all, i), *run;
+		const char *v = jstr(r, "experiment.variant");
+
+		run = jget(r, "experiment.run");
+		cr_expect(jstr(r, "experiment.id"), "every matrix record has its matrix id");
+		for (int k = 0; k < 3; k++)
+			if (v && !strcmp(v, names[k]))
+				counts[k][run ? json_object_get_int(run) : 0]++;
+	}
+	json_object_put(all);
+}
+
+Test(matrix, sigint_keeps_what_is_done_and_resume_completes_it, .timeout = 900)
+{
+	char out[256], err[256], dir[256], want[600];
+	int counts[3][4], total, kept, planned, status;
+	const char *line;
+	struct el_proc p;
+	char *text;
+
+	snprintf(out, sizeof(out), "%s", tmp_output("int.jsonl"));
+	snprintf(err, sizeof(err), "%s", tmp_output("int.err"));
+	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(out, '/') - out), out);
+
+	status = matrix_interrupted(out, err, "-r", "3", 3, SIGINT);
+	text = slurp(err);
+	cr_log_info("interrupted matrix, stderr:\n%s", text);
+	cr_expect_eq(status, 130, "exit %d after SIGINT\n%s", status, text);
+	line = strstr(text, "interrupted: ");
+	cr_assert(line, "no 'interrupted:' line:\n%s", text);
+	cr_assert_eq(sscanf(line, "interrupted: %d of %d runs kept in ", &kept, &planned), 2, "%s",
+		     line);
+	snprintf(want, sizeof(want), "runs kept in %s; entrylab matrix --resume %s continues\n",
+		 dir, dir);
+	cr_expect(strstr(line, want), "%s", line);
+	count_runs(out, counts, &total);
+	/* The third run's record was on disk before its line; a fourth may have beaten SIGINT. */
+	cr_expect(kept >= 3 && kept < planned, "kept %d of %d", kept, planned);
+	cr_expect_eq(counts[0][1] + counts[0][2] + counts[0][3] + counts[1][1] + counts[1][2] +
+			     counts[1][3] + counts[2][1] + counts[2][2] + counts[2][3], kept,
+		     "the records on disk are the runs said to be kept");
+	cr_expect(access(strcat(dir, "/plan.json"), F_OK) == 0, "no plan.json beside the records");
+	*strrchr(dir, '/') = '\0';
+	cr_expect(access(strcat(dir, "/summary.csv"), F_OK) == 0, "no summary.csv for the kept runs");
+	*strrchr(dir, '/') = '\0';
+	free(text);
+
+	entrylab(&p, "matrix", "--resume", dir, "-r", "2", NULL);
+	cr_expect_eq(p.status, 120, "--resume refuses options that shape the plan");
+	cr_expect(strstr(p.err, "takes only"), "%s", p.err);
+	proc_free(&p);
+
+	entrylab(&p, "matrix", "--resume", dir, NULL);
+	cr_assert_eq(p.status, 0, "resume exit %d\n%s", p.status, p.err);
+	cr_expect(strstr(p.out, "3 run(s) per variant"), "%s", p.out);
+	cr_expect(strstr(p.err, "results in "), "%s", p.err);
+	cr_expect(!strstr(p.err, "interrupted: "), "%s", p.err);
+	count_runs(out, counts, &total);
+	for (int v = 0; v < 2; v++)
+		for (int run = 1; run <= 3; run++)
+			cr_expect_eq(counts[v][run], 1, "variant %d run %d has %d records", v, run,
+				     counts[v][run]);
+	/* pcid: one skip record, or (a host with PCID) its three runs once each */
+	cr_expect(counts[2][0] == 1 ? total == 7
+				    : counts[2][1] == 1 && counts[2][2] == 1 && counts[2][3] == 1,
+		  "pcid: skip %d, runs %d %d %d, total %d", counts[2][0], counts[2][1], counts[2][2],
+		  counts[2][3], total);
+	proc_free(&p);
+
+	entrylab(&p, "matrix", "--resume", dir, NULL);
+	cr_expect_eq(p.status, 0, "%s", p.err);
+	cr_expect(!strstr(p.err, "] pti-"), "a complete matrix runs nothing again: %s", p.err);
+	count_runs(out, counts, &total);
+	cr_expect(total == 7 || total == 9, "still each run once: %d records", total);
+	proc_free(&p);
+}
+
+/*
+ * The same with --trace, which runs here whatever the host (QEMU TCG in a
+ * child per variant, never nested): SIGTERM abandons the trace in flight,
+ * exit 143; --resume traces the rest.
+ */
+Test(matrix, sigterm_stops_a_traced_matrix_and_resume_completes_it, .timeout = 600)
+{
+	char out[256], err[256], dir[256];
+	int counts[3][4], total, kept, planned, status;
+	const char *line;
+	struct el_proc p;
+	char *text;
+
+	snprintf(out, sizeof(out), "%s", tmp_output("trace-int.jsonl"));
+	snprintf(err, sizeof(err), "%s", tmp_output("trace-int.err"));
+	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(out, '/') - out), out);
+
+	status = matrix_interrupted(out, err, "--trace", NULL, 1, SIGTERM);
+	text = slurp(err);
+	cr_log_info("interrupted traced matrix, stderr:\n%s", text);
+	cr_expect_eq(status, 143, "exit %d after SIGTERM\n%s", status, text);
+	line = strstr(text, "interrupted: ");
+	cr_assert(line, "no 'interrupted:' line:\n%s", text);
+	cr_assert_eq(sscanf(line, "interrupted: %d of %d runs kept in ", &kept, &planned), 2, "%s",
+		     line);
+	count_runs(out, counts, &total);
+	cr_expect(kept >= 1 && kept < 3 && total == kept, "kept %d of %d, %d records", kept,
+		  planned, total);
+	cr_expect_eq(counts[0][1], 1, "pti-off's trace is kept");
+	free(text);
+
+	entrylab(&p, "matrix", "--resume", dir, NULL);
+	cr_assert_eq(p.status, 0, "resume exit %d\n%s", p.status, p.err);
+	cr_expect(strstr(p.out, "insns:k/iter"), "the traced report: %s", p.out);
+	count_runs(out, counts, &total);
+	cr_expect(counts[0][1] == 1 && counts[1][1] == 1, "each trace once: %d %d", counts[0][1],
+		  counts[1][1]);
+	cr_expect(counts[2][0] + counts[2][1] == 1, "pcid skipped or traced, once");
+	cr_expect_eq(total, 3);
 	proc_free(&p);
 }

@@ -13,6 +13,7 @@
 
 #include "nested.h"
 #include "nested_priv.h"
+#include "record_out.h"
 
 static char *slurp(const char *path)
 {
@@ -168,37 +169,81 @@ Test(nested, stream_violations)
 	}
 }
 
+static void count_line(void *ctx, const char *line, size_t len)
+{
+	unsigned *n = ctx;
+
+	cr_expect(len && line[0] == '{' && line[len - 1] == '}', "a whole line: %.*s", (int)len,
+		  line);
+	(*n)++;
+}
+
 Test(nested, records_whole_valid_lines_only)
 {
 	char path[] = "/tmp/test_nested_rec.XXXXXX";
 	struct nested_records r;
+	struct record_out out;
 	const char *chunks[] = { "{\"schema\":", "\"x\",\"n\":1}\n{\"n\"", ":2}\nnot json\n[1]\n",
 				 "{\"n\":3}\n{\"n\":4" };
+	unsigned seen = 0;
 	int fd = mkstemp(path);
 
 	cr_assert_geq(fd, 0);
 	cr_assert_eq(write(fd, "{\"old\":0}\n", 10), 10);
 	close(fd);
-	nested_records_init(&r, path);
+	cr_assert_eq(record_out_open(&out, "test", path), 0);
+	nested_records_init(&r, &out);
+	r.on_record = count_line;
+	r.ctx = &seen;
 	for (size_t i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++)
 		nested_records_feed(&r, chunks[i], strlen(chunks[i]));
 	cr_expect_eq(nested_records_close(&r), 6, "the unfinished line is reported");
 	cr_expect_eq(r.written, 3);
+	cr_expect_eq(out.written, 3);
+	cr_expect_eq(seen, 3, "each record told once it is on disk");
 	cr_expect_eq(r.rejected, 2);
+	cr_expect_eq(record_out_close(&out), 0);
 	cr_expect_str_eq(slurp(path),
 			 "{\"old\":0}\n{\"schema\":\"x\",\"n\":1}\n{\"n\":2}\n{\"n\":3}\n");
 	unlink(path);
 }
 
-Test(nested, records_refuse_a_non_regular_output)
+Test(nested, records_without_an_output_are_a_failure)
 {
 	struct nested_records r;
 
-	nested_records_init(&r, "/dev/null");
+	nested_records_init(&r, NULL);
 	nested_records_feed(&r, "{}\n", 3);
 	cr_expect(r.failed);
 	cr_expect_eq(r.written, 0);
 	nested_records_close(&r);
+}
+
+Test(nested, records_that_cannot_be_written_are_a_failure)
+{
+	char path[] = "/tmp/test_nested_rec.XXXXXX";
+	struct nested_records r;
+	struct record_out out;
+	int fd = mkstemp(path), ro;
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	cr_assert_eq(record_out_open(&out, "test", path), 0);
+	/* The descriptor now refuses writes, as a full or failing disk would. */
+	ro = open(path, O_RDONLY);
+	cr_assert_geq(ro, 0);
+	dup2(ro, out.fd);
+	close(ro);
+	nested_records_init(&r, &out);
+	nested_records_feed(&r, "{\"n\":1}\n", 8);
+	cr_expect(r.failed);
+	cr_expect(out.failed);
+	cr_expect_eq(r.written, 0);
+	nested_records_feed(&r, "{\"n\":2}\n", 8);
+	cr_expect_eq(out.written, 0, "nothing more is written after a failure");
+	nested_records_close(&r);
+	cr_expect_eq(record_out_close(&out), -1, "the close reports the lost records");
+	unlink(path);
 }
 
 Test(nested, inner_environment)
