@@ -23,7 +23,7 @@ static void trace_print(const struct el_cli_trace *cli, const struct el_trace_jo
 	uint64_t it = cli->run.req.iterations;
 
 	if (cli->run.json)
-		printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PRETTY |
+		printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
 								JSON_C_TO_STRING_NOSLASHESCAPE));
 	else if (cli->run.csv_sep)
 		fprintf(stdout, "%s%sstatus%s%s\n", record_status(res), cli->run.csv_sep,
@@ -63,6 +63,8 @@ static int trace_command(struct el_cli_trace *cli)
 		output = defpath;
 	}
 	rec = trace_once(&job, &res, &out);
+	/* The table and listing divide by the count the region was declared with. */
+	cli->run.req.iterations = out.iterations;
 	rc = record_exit_code(&res);
 	if (record_append(output, rec) && rc == 0)
 		rc = EL_EXIT_VMM;

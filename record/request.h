@@ -23,7 +23,7 @@
 struct el_run_request {
 	const char *cpu_spec;    /* --cpu, "host" by default */
 	const char *append;      /* --append, "" by default */
-	uint64_t iterations;     /* -n; 0 = the benchmark's default (request_programs resolves it) */
+	uint64_t iterations;     /* -n; after request_programs: what the bench declares, in its unit */
 	const char *events;      /* -e as given, NULL if none */
 	struct el_event_list ev; /* -e parsed (request_finish) */
 	unsigned repeat;         /* -r */

@@ -125,6 +125,12 @@ bool trace_console_boot(const char *con, struct el_report *boot);
 bool trace_console_vdso(const char *con, char *name, size_t namelen, uint64_t *base);
 /* "... exited with status N" (last one); false if none. */
 bool trace_console_exit_status(const char *con, int *status);
+/*
+ * A built-in benchmark's result line "BENCH iterations=N ..." (guest/lib/
+ * bench.c el_result): N is the count it gave el_region_begin(), in its unit
+ * (guest/benches.def).  False if there is none.
+ */
+bool trace_console_iterations(const char *con, const char *bench, uint64_t *n);
 /* The guest kernel said it panicked or took a fatal exception. */
 bool trace_console_panicked(const char *con);
 
@@ -226,6 +232,7 @@ struct el_trace_result {
 	struct el_symtab tabs[3];
 	struct el_trace_maps m;
 	bool have_data; /* d and t hold the region's counts */
+	uint64_t iterations; /* the region's, as the benchmark declared it; else the request's */
 };
 
 /*

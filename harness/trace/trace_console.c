@@ -138,6 +138,21 @@ bool trace_console_exit_status(const char *con, int *status)
 	return true;
 }
 
+bool trace_console_iterations(const char *con, const char *bench, uint64_t *n)
+{
+	size_t len = strlen(bench);
+	unsigned long long v;
+	const char *p;
+
+	for (p = con; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, bench, len) && sscanf(p + len, " iterations=%llu", &v) == 1 &&
+		    p[len] == ' ' && v) {
+			*n = v;
+			return true;
+		}
+	return false;
+}
+
 bool trace_console_panicked(const char *con)
 {
 	return strstr(con, "kernel panic") || strstr(con, "nested exception");
