@@ -1,6 +1,7 @@
 /*
  * `entrylab run`: validate everything, pick native KVM or the nested
- * runner, then boot once per --repeat and write one record per boot.
+ * runner, then boot once per --repeat, write one record per boot, and
+ * print one aggregate of them all (summary.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +18,12 @@
 static int run_native(struct el_cli_run *cli, const char *output)
 {
 	struct el_host_info host;
+	struct summary_agg agg;
 	int exit_code = 0;
 	unsigned r;
 
 	host_info_collect(&host, nested_is_inner());
+	summary_agg_init(&agg, cli);
 
 	for (r = 0; r < cli->req.repeat; r++) {
 		struct el_run_result res;
@@ -31,20 +34,18 @@ static int run_native(struct el_cli_run *cli, const char *output)
 		code = record_exit_code(&res);
 		if (record_append(output, rec) && code == 0)
 			code = EL_EXIT_VMM;
-		if (cli->json)
-			printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PRETTY |
-									JSON_C_TO_STRING_NOSLASHESCAPE));
-		else if (cli->csv_sep)
-			summary_csv(stdout, cli, &res);
-		else
-			summary_print(stdout, cli, &host, &res, nested_is_inner() ? NULL : output);
+		summary_agg_add(&agg, cli, &res);
+		if (cli->req.repeat > 1)
+			summary_progress(stderr, cli, &res, r);
 		report_problem(stderr, &res);
 		json_object_put(rec);
 		el_run_result_free(&res);
 		if (code && !exit_code)
 			exit_code = code;
-		fflush(stdout);
 	}
+	/* One aggregate after the last run, as perf stat -r N prints it. */
+	summary_print(stdout, cli, &host, &agg, nested_is_inner() ? NULL : output);
+	fflush(stdout);
 	return exit_code;
 }
 
