@@ -70,6 +70,7 @@ static int run_command(int argc, char **argv, struct el_cli_run *cli)
 {
 	char defpath[256];
 	const char *output = nested_is_inner() ? nested_inner_output() : cli->output;
+	int rc;
 
 	if (!output) {
 		if (record_default_path(cli->req.bench, defpath, sizeof(defpath)))
@@ -85,8 +86,12 @@ static int run_command(int argc, char **argv, struct el_cli_run *cli)
 					"host with KVM\n");
 			return EL_EXIT_UNSUPPORTED;
 		}
+		if ((rc = cli_timeout("run", cli, !usable)))
+			return rc;
 		if (!usable)
 			return run_nested(argc, argv, cli, output);
+	} else if ((rc = cli_timeout("run", cli, true))) {
+		return rc;
 	}
 	return run_native(cli, output);
 }

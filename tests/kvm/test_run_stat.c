@@ -100,3 +100,23 @@ Test(run_stat, json_lines_and_fault_iterations)
 	json_object_put(rec);
 	proc_free(&p);
 }
+
+Test(run_stat, trace_divides_by_faults)
+{
+	const char *out = tmp_output("run-stat-trace.jsonl");
+	struct json_object *rec;
+	struct el_proc p;
+	double kernel;
+
+	entrylab(&p, "trace", "-o", out, "pagefault", "1M", "2", NULL);
+	cr_assert_eq(p.status, 0, "exit %d\n%s", p.status, p.err);
+	rec = last_record(out);
+	cr_assert(rec);
+	cr_expect_eq(json_object_get_int64(jget(rec, "bench.iterations")), 512, "faults, not rounds");
+	cr_expect_eq(json_object_get_int64(jget(rec, "trace.iterations")), 512);
+	kernel = json_object_get_double(jget(rec, "trace.per_iter.kernel"));
+	/* A zero-page fault is a few hundred kernel instructions; a round of 256 is ~100k. */
+	cr_expect(kernel > 100 && kernel < 2000, "kernel instructions per fault: %.1f", kernel);
+	json_object_put(rec);
+	proc_free(&p);
+}
