@@ -35,6 +35,9 @@ enum exp_key {
 	EK_BASELINE,
 	EK_METRICS,
 	EK_REQUIRES,
+	EK_SEED_ARGS,       /* the seed's scale (experiment_seed.c): `--scale seed` uses them */
+	EK_SEED_ITERATIONS,
+	EK_SEED_REPEAT,
 	EK_COUNT
 };
 
@@ -57,6 +60,8 @@ struct exp_variant {
 	uint64_t iterations;/* 0 = from args */
 	uint64_t requires;  /* features (bit = enum el_feature) the host must offer */
 	int baseline;       /* index of the variant its deltas are against */
+	const char *seed_args;    /* --scale seed: args, NULL = as above */
+	uint64_t seed_iterations; /* --scale seed: iterations, 0 = as above */
 };
 
 struct el_experiment {
@@ -75,6 +80,8 @@ struct el_experiment {
 	char metrics[EXP_MAX_METRICS][EXP_METRIC_MAX];
 	unsigned nmetrics;    /* 0 = the default columns */
 	int baseline;         /* index of the [experiment] baseline variant */
+	unsigned seed_repeat; /* --scale seed: runs per variant, 0 = repeat */
+	bool has_seed_scale;  /* any seed_* key: `--scale seed` means something */
 };
 
 /* Name of a key as written in files. */
@@ -92,6 +99,13 @@ void experiment_free(struct el_experiment *exp);
 int experiment_parse(const char *path, struct el_experiment *exp, FILE *err);
 /* experiment_check.c: validate and resolve what experiment_parse() read. */
 int experiment_check(struct el_experiment *exp, FILE *err);
+/*
+ * --scale seed (experiment_seed.c): every variant's args and iterations
+ * replaced by its seed_args / seed_iterations where the file gives them,
+ * repeat by seed_repeat.  0, or -1 (printed, with the fix) when the file
+ * has no seed scale.
+ */
+int experiment_scale_seed(struct el_experiment *exp, FILE *err);
 
 /* Index of the variant called name, -1 if none. */
 int experiment_variant(const struct el_experiment *exp, const char *name);

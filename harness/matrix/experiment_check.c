@@ -157,6 +157,7 @@ int experiment_check(struct el_experiment *e, FILE *err)
 		resolve_variant(&c, &e->variants[i], &d);
 	if (e->nvariants)
 		resolve_baselines(&c);
+	check_seed_scale(&c);
 	free(c.events_buf);
 	return c.problems;
 }

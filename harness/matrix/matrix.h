@@ -34,6 +34,7 @@ struct matrix_opts {
 	double timeout_s;       /* --timeout; 0 = the file's */
 	const char *only;       /* --only V1,V2 */
 	enum el_nested_mode nested;
+	bool scale_seed;        /* --scale seed: the file's seed_* sizes (experiment_scale_seed) */
 };
 
 /* One selected variant as the `entrylab run` (or, --trace, `trace`) command line it is. */
@@ -46,6 +47,7 @@ struct matrix_variant {
 	char cpu[320];               /* --trace: cpu with the required features as +feat */
 	char skip[384];              /* non-empty: not run, and why */
 	struct el_run_request req;   /* what argv says, as the request each boot starts from */
+	struct el_estimate est;      /* one boot's expected cost (matrix_estimate) */
 };
 
 struct matrix {
@@ -55,6 +57,7 @@ struct matrix {
 	unsigned repeat;
 	struct matrix_variant v[EXP_MAX_VARIANTS];
 	unsigned nv;
+	bool nested;      /* the boots run in the nested runner (matrix_estimate) */
 };
 
 /* Selection (--only), overrides, requests (and their command lines), each checked. 0 or EL_EXIT_*. */
@@ -63,6 +66,17 @@ int matrix_plan(struct matrix *m);
 void matrix_prerequisites(struct matrix *m);
 /* --dry-run: the runs it would do; checked says whether prerequisites were evaluated. */
 void matrix_print_plan(FILE *f, const struct matrix *m, bool checked, const char *output);
+/*
+ * matrix_estimate.c, after matrix_plan: each variant's boot estimated
+ * (natively or nested) and, without a --timeout or file timeout, its
+ * timeout derived from the work; a given timeout shorter than an estimate
+ * is EL_EXIT_USAGE, printed with the fix.  matrix_boot_timeout: the longest
+ * boot timeout (the nested session's deadline is it times the boots).
+ */
+int matrix_estimate(struct matrix *m, bool nested);
+double matrix_boot_timeout(const struct matrix *m);
+/* --dry-run: each variant's estimated boot, its timeout, the whole matrix. */
+void matrix_print_estimate(FILE *f, const struct matrix *m);
 /* Runs everything natively; records to output, groups into r.  Returns the exit status. */
 int matrix_exec(struct matrix *m, const char *output, struct report *r);
 void matrix_free(struct matrix *m);
