@@ -22,6 +22,20 @@ static void duration(char *buf, size_t len, double s)
 		snprintf(buf, len, "%.1f h", s / 3600);
 }
 
+/* 26214400 -> "26,214,400" */
+static void grouped(char *buf, size_t len, uint64_t v)
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v), o = 0;
+
+	for (int i = 0; i < n && (size_t)o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
 int matrix_estimate(struct matrix *m, bool nested)
 {
 	double given = m->o.timeout_s ? m->o.timeout_s : m->exp.timeout_s;
@@ -68,7 +82,7 @@ void matrix_print_estimate(FILE *f, const struct matrix *m)
 {
 	double total = 0;
 	unsigned boots = 0;
-	char per[32], all[32];
+	char per[32], all[32], iters[32];
 
 	if (m->o.trace)
 		return;
@@ -80,7 +94,7 @@ void matrix_print_estimate(FILE *f, const struct matrix *m)
 
 		if (mv->skip[0])
 			continue;
-		fprintf(f, "  %-16s ", ev->name);
+		fprintf(f, "  %-18s ", ev->name);
 		if (!mv->est.known) {
 			fprintf(f, "unknown (no cost for this program), timeout %.0f s\n",
 				mv->req.timeout_s);
@@ -88,13 +102,14 @@ void matrix_print_estimate(FILE *f, const struct matrix *m)
 		}
 		duration(per, sizeof(per), mv->est.run_s);
 		duration(all, sizeof(all), mv->est.run_s * m->repeat);
-		fprintf(f, "%llu %ss x ~%.0f ns + boot = ~%s per boot, timeout %.0f s; %u boot(s) "
-			   "~%s\n", (unsigned long long)mv->est.iterations, mv->est.unit,
+		grouped(iters, sizeof(iters), mv->est.iterations);
+		fprintf(f, "%s %ss x ~%.0f ns + boot = ~%s per boot, timeout %.0f s; %u boot(s) "
+			   "~%s\n", iters, mv->est.unit,
 			mv->est.per_iter_ns, per, mv->req.timeout_s, m->repeat, all);
 		total += mv->est.run_s * m->repeat;
 		boots += m->repeat;
 	}
 	duration(all, sizeof(all), total);
-	fprintf(f, "  %-16s ~%s for %u boot(s)%s\n", "total", all, boots,
+	fprintf(f, "  %-18s ~%s for %u boot(s)%s\n", "total", all, boots,
 		m->nested ? ", plus a few seconds to start the nested runner" : "");
 }
