@@ -37,6 +37,7 @@ struct summary_row {
 	struct summary_acc metric;     /* the value per iteration; n == 0: none */
 	struct summary_acc runtime;    /* the region's ns in those runs */
 	char metric_unit[48];          /* "ns per page fault", "per syscall" */
+	bool metric_only;              /* a metric of its own (IPC): every earlier field empty */
 };
 
 /*
@@ -51,12 +52,14 @@ void summary_row_json(FILE *f, const struct summary_row *r, bool repeated);
 /* The table line: value, unit, event, # per iteration, ( +- x% ), min, max. */
 void summary_row_table(FILE *f, const struct summary_row *r, bool repeated, unsigned runs);
 
-#define SUMMARY_MAX_ROWS (6 + EL_MAX_COUNTERS)
+#define SUMMARY_MAX_ROWS (6 + 2 * EL_MAX_COUNTERS)
 
 /* The runs of one `entrylab run`, gathered as they complete. */
 struct summary_agg {
 	struct summary_row rows[SUMMARY_MAX_ROWS];
 	unsigned nrows;
+	/* IPC rows: instructions[:s] over cycles[:s] (event indexes), rows after the counters */
+	unsigned ipc[EL_MAX_COUNTERS][2], nipc;
 	unsigned runs, measured;        /* runs added; of those, with a measured region */
 	unsigned status_count[EL_RUN_UNSUPPORTED + 1];
 	unsigned nonzero_exits;         /* completed runs whose program exited non-zero */

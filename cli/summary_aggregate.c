@@ -22,6 +22,39 @@ static const struct {
 	[ROW_FAULTS] = {"page-faults", ""},   [ROW_INTERRUPTS] = {"interrupts", ""},
 };
 
+/* "instructions:k" -> ":k"; NULL when name is not instructions[:s] / cycles[:s]. */
+static const char *suffix_of(const char *name, const char *event)
+{
+	size_t n = strlen(event);
+
+	return !strncmp(name, event, n) && (!name[n] || name[n] == ':') ? name + n : NULL;
+}
+
+/* perf's "insn per cycle" wherever instructions and cycles of one privilege were asked. */
+static void ipc_rows(struct summary_agg *a, const struct el_cli_run *cli)
+{
+	const struct el_event_list *ev = &cli->req.ev;
+
+	for (unsigned i = 0; i < ev->n; i++) {
+		const char *si = suffix_of(ev->ev[i].name, "instructions");
+
+		for (unsigned k = 0; si && k < ev->n && a->nrows < SUMMARY_MAX_ROWS; k++) {
+			const char *sc = suffix_of(ev->ev[k].name, "cycles");
+			struct summary_row *r;
+
+			if (!sc || strcmp(si, sc))
+				continue;
+			r = &a->rows[a->nrows++];
+			r->metric_only = true;
+			r->unit = "";
+			snprintf(r->metric_unit, sizeof(r->metric_unit), "insn per cycle%s%s%s",
+				 *si ? " (" : "", *si ? si + 1 : "", *si ? ")" : "");
+			a->ipc[a->nipc][0] = i;
+			a->ipc[a->nipc++][1] = k;
+		}
+	}
+}
+
 void summary_agg_init(struct summary_agg *a, const struct el_cli_run *cli)
 {
 	const struct el_bench *b = cli->req.bench ? bench_find(cli->req.bench) : NULL;
@@ -44,6 +77,7 @@ void summary_agg_init(struct summary_agg *a, const struct el_cli_run *cli)
 		r->status = EL_COUNTER_NOT_COUNTED;
 		snprintf(r->metric_unit, sizeof(r->metric_unit), "per %s", a->unit);
 	}
+	ipc_rows(a, cli);
 }
 
 /* One region quantity of a run: its value, per iteration, over the region's time. */
@@ -58,9 +92,18 @@ static void add_value(struct summary_row *r, double v, uint64_t iters, double ns
 static void add_counters(struct summary_agg *a, const struct el_cli_run *cli,
 			 const struct el_run_result *res, double ns)
 {
-	struct el_counter_result cr;
+	struct el_counter_result cr, ci, cc;
+	unsigned first_ipc = a->nrows - a->nipc;
 
-	for (unsigned i = 0; i < cli->req.ev.n && ROW_REGION + i < a->nrows; i++) {
+	for (unsigned p = 0; p < a->nipc; p++) {
+		record_counter(&cli->req, &cli->spec, res, a->ipc[p][0], &ci);
+		record_counter(&cli->req, &cli->spec, res, a->ipc[p][1], &cc);
+		if (ci.have_value && cc.have_value && cc.value)
+			summary_acc_add(&a->rows[first_ipc + p].metric,
+					(double)ci.value / (double)cc.value);
+	}
+
+	for (unsigned i = 0; i < cli->req.ev.n && ROW_REGION + i < first_ipc; i++) {
 		struct summary_row *r = &a->rows[ROW_REGION + i];
 
 		record_counter(&cli->req, &cli->spec, res, i, &cr);

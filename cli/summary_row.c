@@ -72,6 +72,14 @@ void summary_row_csv(FILE *f, const struct summary_row *r, const char *s, bool r
 {
 	char num[48];
 
+	if (r->metric_only) {
+		/* perf: "additional metrics may be printed with all earlier fields being empty" */
+		fprintf(f, "%s%s%s%s%s%s", s, s, repeated ? s : "", s, s, s);
+		if (r->metric.n)
+			fprintf(f, "%.2f", r->metric.mean);
+		fprintf(f, "%s%s\n", s, r->metric.n ? r->metric_unit : "");
+		return;
+	}
 	if (have_value(r))
 		num_text(num, sizeof(num), r->val.mean);
 	else
@@ -103,6 +111,14 @@ void summary_row_json(FILE *f, const struct summary_row *r, bool repeated)
 	struct json_object *o = json_object_new_object();
 	char num[48];
 
+	if (r->metric_only) {
+		json_object_object_add(o, "metric-value", num_or_null(r->metric.n, r->metric.mean));
+		json_object_object_add(o, "metric-unit", json_object_new_string(r->metric_unit));
+		json_object_object_add(o, "runs", json_object_new_int((int)r->metric.n));
+		fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
+		return;
+	}
 	if (have_value(r))
 		num_text(num, sizeof(num), r->val.mean);
 	else
@@ -132,6 +148,17 @@ void summary_row_table(FILE *f, const struct summary_row *r, bool repeated, unsi
 	char num[48], lo[48], hi[48];
 	int pad;
 
+	if (r->metric_only) {
+		if (!r->metric.n)
+			return;
+		fprintf(f, "  %18s %-4s %-20s # %10.2f %s", "", "", "", r->metric.mean, r->metric_unit);
+		if (repeated && r->metric.n > 1)
+			fprintf(f, "%*s ( +- %5.2f%% )",
+				(int)strlen(r->metric_unit) < 24 ? 24 - (int)strlen(r->metric_unit) : 0,
+				"", summary_acc_rse(&r->metric));
+		fputc('\n', f);
+		return;
+	}
 	if (have_value(r))
 		summary_grouped(num, sizeof(num), r->val.mean);
 	else

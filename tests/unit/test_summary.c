@@ -170,3 +170,34 @@ Test(summary, repeats_fold_into_one_aggregate)
 		  "%s", out);
 	free(out);
 }
+
+Test(summary, ipc_where_cycles_and_instructions_both_counted)
+{
+	static struct el_cli_run cli;
+	static struct summary_agg agg;
+	struct el_run_result res;
+	char err[256], *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(&cli, 0, sizeof(cli));
+	request_init(&cli.req);
+	cr_assert_eq(events_parse("cycles:k,instructions:k", &cli.req.ev, err, sizeof(err)), 0);
+	cli.spec.nr_events = 2;
+	cli.spec.events[0] = 0x003c | EL_EVSEL_OS;
+	cli.spec.events[1] = 0x00c0 | EL_EVSEL_OS;
+	summary_agg_init(&agg, &cli);
+	cr_expect_eq(agg.nipc, 1);
+	fake_run(&res, 1000, true);
+	res.have_boot = true;
+	res.run.nr_counters = 2;
+	res.run.counters[0] = (struct el_counter){cli.spec.events[0], 1000, EL_COUNTER_COUNTED};
+	res.run.counters[1] = (struct el_counter){cli.spec.events[1], 1690, EL_COUNTER_COUNTED};
+	summary_agg_add(&agg, &cli, &res);
+	f = open_memstream(&out, &len);
+	summary_agg_csv(f, &agg, ",");
+	fclose(f);
+	/* perf: an extra metric is a row with every earlier field empty */
+	cr_expect(strstr(out, "\n,,,,,1.69,insn per cycle (k)\n"), "%s", out);
+	free(out);
+}
