@@ -127,8 +127,8 @@ void summary_row_json(FILE *f, const struct summary_row *r, bool repeated)
 	json_object_object_add(o, "unit", json_object_new_string(r->unit));
 	json_object_object_add(o, "event", json_object_new_string(r->event));
 	if (repeated)
-		json_object_object_add(o, "variance", num_or_null(have_value(r),
-								  summary_acc_rse(&r->val)));
+		json_object_object_add(o, "variance",
+				       num_or_null(have_value(r), summary_acc_rse(&r->val)));
 	json_object_object_add(o, "event-runtime",
 			       json_object_new_int64(have_value(r) ? (int64_t)r->runtime.mean : 0));
 	json_object_object_add(o, "pcnt-running", json_object_new_double_s(100.0, "100.00"));
@@ -138,8 +138,9 @@ void summary_row_json(FILE *f, const struct summary_row *r, bool repeated)
 	json_object_object_add(o, "runs", json_object_new_int((int)r->val.n));
 	json_object_object_add(o, "min", num_or_null(have_value(r), r->val.min));
 	json_object_object_add(o, "max", num_or_null(have_value(r), r->val.max));
-	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-							      JSON_C_TO_STRING_NOSLASHESCAPE));
+	fprintf(f, "%s\n",
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+							  JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
@@ -151,10 +152,12 @@ void summary_row_table(FILE *f, const struct summary_row *r, bool repeated, unsi
 	if (r->metric_only) {
 		if (!r->metric.n)
 			return;
-		fprintf(f, "  %18s %-4s %-20s # %10.2f %s", "", "", "", r->metric.mean, r->metric_unit);
+		fprintf(f, "  %18s %-4s %-20s # %10.2f %s", "", "", "", r->metric.mean,
+			r->metric_unit);
 		if (repeated && r->metric.n > 1)
 			fprintf(f, "%*s ( +- %5.2f%% )",
-				(int)strlen(r->metric_unit) < 24 ? 24 - (int)strlen(r->metric_unit) : 0,
+				(int)strlen(r->metric_unit) < 24 ? 24 - (int)strlen(r->metric_unit)
+								 : 0,
 				"", summary_acc_rse(&r->metric));
 		fputc('\n', f);
 		return;

@@ -15,7 +15,7 @@
 #define BOOT_NATIVE_S 0.2
 #define BOOT_NESTED_S 0.6
 /* Derived timeouts: this many times the estimate, plus this much. */
-#define TIMEOUT_FACTOR 5.0
+#define TIMEOUT_FACTOR  5.0
 #define TIMEOUT_SLACK_S 60.0
 
 /*
@@ -29,9 +29,9 @@ static const struct {
 	const char *bench;
 	double native_ns, nested_ns;
 } cost[] = {
-	{"pagefault", 320, 3000},    {"lseek", 170, 260},       {"getpid", 100, 320},
-	{"gettid", 100, 320},        {"clock_gettime", 30, 190}, {"gettimeofday", 30, 100},
-	{"time", 10, 100},           {"getcpu", 10, 60},        {"vsyscall", 500, 2700},
+	{"pagefault", 320, 3000}, {"lseek", 170, 260},        {"getpid", 100, 320},
+	{"gettid", 100, 320},     {"clock_gettime", 30, 190}, {"gettimeofday", 30, 100},
+	{"time", 10, 100},        {"getcpu", 10, 60},         {"vsyscall", 500, 2700},
 	{"irq", 2000, 350000},
 };
 

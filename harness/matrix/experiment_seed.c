@@ -27,8 +27,8 @@ void check_seed_scale(struct check_ctx *c)
 	for (unsigned i = 0; i < e->nvariants; i++) {
 		struct exp_variant *v = &e->variants[i];
 		const struct exp_value *kv = v->kv, *args = NULL;
-		bool same = !kv[EK_BENCH].text ||
-			    (ekv[EK_BENCH].text && v->bench && !strcmp(ekv[EK_BENCH].text, v->bench));
+		bool same = !kv[EK_BENCH].text || (ekv[EK_BENCH].text && v->bench &&
+						   !strcmp(ekv[EK_BENCH].text, v->bench));
 		int iter_line = 0;
 
 		e->has_seed_scale = e->has_seed_scale || any_seed_key(kv);
@@ -54,9 +54,11 @@ void check_seed_scale(struct check_ctx *c)
 int experiment_scale_seed(struct el_experiment *e, FILE *err)
 {
 	if (!e->has_seed_scale) {
-		fprintf(err, "entrylab matrix: %s has no seed scale (no seed_args, seed_iterations "
+		fprintf(err,
+			"entrylab matrix: %s has no seed scale (no seed_args, seed_iterations "
 			"or seed_repeat); give the sizes yourself (--args, -n, -r) or add the keys "
-			"(harness/experiments/README.md)\n", e->path);
+			"(harness/experiments/README.md)\n",
+			e->path);
 		return -1;
 	}
 	for (unsigned i = 0; i < e->nvariants; i++) {

@@ -56,10 +56,12 @@ int matrix_estimate(struct matrix *m, bool nested)
 		}
 		if (!mv->est.known || mv->est.run_s <= given || mv->skip[0])
 			continue;
-		fprintf(stderr, "entrylab matrix: variant '%s' (%s:%d) is estimated at ~%.0f s per "
+		fprintf(stderr,
+			"entrylab matrix: variant '%s' (%s:%d) is estimated at ~%.0f s per "
 			"boot %s (%llu %ss at ~%.0f ns + boot), longer than %s %g; give --timeout "
 			"%.0f, fewer iterations, or no timeout at all (then it follows from the "
-			"work)\n", ev->name, m->path, ev->line, mv->est.run_s,
+			"work)\n",
+			ev->name, m->path, ev->line, mv->est.run_s,
 			nested ? "in the nested runner" : "on KVM",
 			(unsigned long long)mv->est.iterations, mv->est.unit, mv->est.per_iter_ns,
 			whose, given, request_estimate_timeout(&mv->est));
@@ -86,8 +88,10 @@ void matrix_print_estimate(FILE *f, const struct matrix *m)
 
 	if (m->o.trace)
 		return;
-	fprintf(f, "Estimate %s (per-iteration costs of record/request_estimate.c; not a "
-		   "measurement):\n", m->nested ? "in the nested runner" : "on KVM");
+	fprintf(f,
+		"Estimate %s (per-iteration costs of record/request_estimate.c; not a "
+		"measurement):\n",
+		m->nested ? "in the nested runner" : "on KVM");
 	for (unsigned i = 0; i < m->nv; i++) {
 		const struct matrix_variant *mv = &m->v[i];
 		const struct exp_variant *ev = &m->exp.variants[mv->index];
@@ -103,9 +107,11 @@ void matrix_print_estimate(FILE *f, const struct matrix *m)
 		duration(per, sizeof(per), mv->est.run_s);
 		duration(all, sizeof(all), mv->est.run_s * m->repeat);
 		grouped(iters, sizeof(iters), mv->est.iterations);
-		fprintf(f, "%s %ss x ~%.0f ns + boot = ~%s per boot, timeout %.0f s; %u boot(s) "
-			   "~%s\n", iters, mv->est.unit,
-			mv->est.per_iter_ns, per, mv->req.timeout_s, m->repeat, all);
+		fprintf(f,
+			"%s %ss x ~%.0f ns + boot = ~%s per boot, timeout %.0f s; %u boot(s) "
+			"~%s\n",
+			iters, mv->est.unit, mv->est.per_iter_ns, per, mv->req.timeout_s, m->repeat,
+			all);
 		total += mv->est.run_s * m->repeat;
 		boots += m->repeat;
 	}
