@@ -126,9 +126,11 @@ bool trace_console_vdso(const char *con, char *name, size_t namelen, uint64_t *b
 /* "... exited with status N" (last one); false if none. */
 bool trace_console_exit_status(const char *con, int *status);
 /*
- * A built-in benchmark's result line "BENCH iterations=N ..." (guest/lib/
- * bench.c el_result): N is the count it gave el_region_begin(), in its unit
- * (guest/benches.def).  False if there is none.
+ * The region's iterations as the program declared them to el_region_begin(),
+ * in its benchmark's unit (guest/benches.def): from the guest kernel's
+ * "region: iterations N ..." line when it prints one (the last), else from a
+ * built-in benchmark's result line "BENCH iterations=N ..." (guest/lib/bench.c
+ * el_result; bench NULL skips it).  False if the console has neither.
  */
 bool trace_console_iterations(const char *con, const char *bench, uint64_t *n);
 /* The guest kernel said it panicked or took a fatal exception. */

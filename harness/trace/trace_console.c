@@ -140,17 +140,21 @@ bool trace_console_exit_status(const char *con, int *status)
 
 bool trace_console_iterations(const char *con, const char *bench, uint64_t *n)
 {
-	size_t len = strlen(bench);
-	unsigned long long v;
-	const char *p;
+	size_t len = bench ? strlen(bench) : 0;
+	unsigned long long v, region = 0, result = 0;
 
-	for (p = con; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, bench, len) && sscanf(p + len, " iterations=%llu", &v) == 1 &&
-		    p[len] == ' ' && v) {
-			*n = v;
-			return true;
-		}
-	return false;
+	for (const char *p = con; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		/* The kernel's region line (the last one wins), else the program's result line. */
+		if (sscanf(p, "region: iterations %llu ", &v) == 1 && v)
+			region = v;
+		else if (len && !result && !strncmp(p, bench, len) && p[len] == ' ' &&
+			 sscanf(p + len, " iterations=%llu", &v) == 1 && v)
+			result = v;
+	}
+	if (!region && !result)
+		return false;
+	*n = region ? region : result;
+	return true;
 }
 
 bool trace_console_panicked(const char *con)

@@ -10,6 +10,7 @@
 #include "bench.h"
 #include "program.h"
 #include "status.h"
+#include "trace.h"
 
 static struct el_bench_iter iter_of(const char *bench, char *const *argv, int argc)
 {
@@ -80,4 +81,19 @@ Test(bench_iter, programs_carry_the_declared_count)
 	cr_expect(strstr(err, "page fault") && strstr(err, "pagefault 16M 4"),
 		  "-n for pagefault is refused with the fix: %s", err);
 	programs_free(&p);
+}
+
+Test(bench_iter, trace_reads_the_declared_count)
+{
+	uint64_t n = 0;
+
+	cr_expect(trace_console_iterations("boot\npagefault iterations=16384 size=16777216 rounds=4 "
+					   "ns_per_iter=1.0 region=marked\n", "pagefault", &n));
+	cr_expect_eq(n, 16384, "the program's result line");
+	cr_expect(trace_console_iterations("pagefault iterations=7 x\nregion: iterations 16384 "
+					   "tsc_ticks 1 tsc_khz 1 syscalls 0 page_faults 0 "
+					   "interrupts 0\n", "pagefault", &n));
+	cr_expect_eq(n, 16384, "the guest kernel's region line wins");
+	cr_expect_not(trace_console_iterations("pagefaulty iterations=3\n", "pagefault", &n));
+	cr_expect_not(trace_console_iterations("nothing\n", "gettid", &n));
 }
