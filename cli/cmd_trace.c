@@ -23,6 +23,7 @@ static void trace_print(const struct el_cli_trace *cli, const struct el_trace_jo
 	uint64_t it = cli->run.req.iterations;
 
 	if (cli->run.json)
+		/* One line: what --json writes is JSON lines, like the records file. */
 		printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
 								JSON_C_TO_STRING_NOSLASHESCAPE));
 	else if (cli->run.csv_sep)

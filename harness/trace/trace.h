@@ -125,6 +125,8 @@ bool trace_console_boot(const char *con, struct el_report *boot);
 bool trace_console_vdso(const char *con, char *name, size_t namelen, uint64_t *base);
 /* "... exited with status N" (last one); false if none. */
 bool trace_console_exit_status(const char *con, int *status);
+/* The guest kernel said it panicked or took a fatal exception. */
+bool trace_console_panicked(const char *con);
 /*
  * The region's iterations as the program declared them to el_region_begin(),
  * in its benchmark's unit (guest/benches.def): from the guest kernel's
@@ -133,8 +135,6 @@ bool trace_console_exit_status(const char *con, int *status);
  * el_result; bench NULL skips it).  False if the console has neither.
  */
 bool trace_console_iterations(const char *con, const char *bench, uint64_t *n);
-/* The guest kernel said it panicked or took a fatal exception. */
-bool trace_console_panicked(const char *con);
 
 /* What QEMU's exit, its stderr, the console and the plugin's output say happened. */
 void trace_outcome(const struct el_trace_run *q, const struct el_trace_data *d, bool have_data,
