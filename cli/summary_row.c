@@ -144,41 +144,51 @@ void summary_row_json(FILE *f, const struct summary_row *r, bool repeated)
 	json_object_put(o);
 }
 
-void summary_row_table(FILE *f, const struct summary_row *r, bool repeated, unsigned runs)
+/* The table line's text, padded where more follows; summary_row_table trims the end. */
+static void table_line(char *b, size_t len, const struct summary_row *r, bool repeated,
+		       unsigned runs)
 {
+	int mpad = (int)strlen(r->metric_unit) < 24 ? 24 - (int)strlen(r->metric_unit) : 0;
 	char num[48], lo[48], hi[48];
-	int pad;
+	size_t o;
 
 	if (r->metric_only) {
-		if (!r->metric.n)
-			return;
-		fprintf(f, "  %18s %-4s %-20s # %10.2f %s", "", "", "", r->metric.mean,
-			r->metric_unit);
-		if (repeated && r->metric.n > 1)
-			fprintf(f, "%*s ( +- %5.2f%% )",
-				(int)strlen(r->metric_unit) < 24 ? 24 - (int)strlen(r->metric_unit)
-								 : 0,
-				"", summary_acc_rse(&r->metric));
-		fputc('\n', f);
+		o = (size_t)snprintf(b, len, "  %18s %-4s %-20s # %10.2f %s", "", "", "",
+				     r->metric.mean, r->metric_unit);
+		if (repeated && r->metric.n > 1 && o < len)
+			snprintf(b + o, len - o, "%*s ( +- %5.2f%% )", mpad, "",
+				 summary_acc_rse(&r->metric));
 		return;
 	}
 	if (have_value(r))
 		summary_grouped(num, sizeof(num), r->val.mean);
 	else
 		snprintf(num, sizeof(num), "%s", placeholder[r->status]);
-	fprintf(f, "  %18s %-4s %-20s", num, r->unit, r->event);
-	pad = (int)strlen(r->metric_unit) < 24 ? 24 - (int)strlen(r->metric_unit) : 0;
-	if (r->metric.n)
-		fprintf(f, " # %10.2f %s", r->metric.mean, r->metric_unit);
+	o = (size_t)snprintf(b, len, "  %18s %-4s %-20s", num, r->unit, r->event);
+	if (r->metric.n && o < len)
+		o += (size_t)snprintf(b + o, len - o, " # %10.2f %s", r->metric.mean,
+				      r->metric_unit);
 	else
-		pad = 37;
-	if (have_value(r) && repeated) {
+		mpad = 37;
+	if (have_value(r) && repeated && o < len) {
 		summary_grouped(lo, sizeof(lo), r->val.min);
 		summary_grouped(hi, sizeof(hi), r->val.max);
-		fprintf(f, "%*s ( +- %5.2f%% )  min %s  max %s", pad, "", summary_acc_rse(&r->val),
-			lo, hi);
+		o += (size_t)snprintf(b + o, len - o, "%*s ( +- %5.2f%% )  min %s  max %s", mpad,
+				      "", summary_acc_rse(&r->val), lo, hi);
 	}
-	if (have_value(r) && r->val.n < runs)
-		fprintf(f, "  (in %u of %u runs)", r->val.n, runs);
-	fputc('\n', f);
+	if (have_value(r) && r->val.n < runs && o < len)
+		snprintf(b + o, len - o, "  (in %u of %u runs)", r->val.n, runs);
+}
+
+void summary_row_table(FILE *f, const struct summary_row *r, bool repeated, unsigned runs)
+{
+	char line[512];
+	size_t n;
+
+	if (r->metric_only && !r->metric.n)
+		return;
+	table_line(line, sizeof(line), r, repeated, runs);
+	for (n = strlen(line); n && line[n - 1] == ' '; n--)
+		;
+	fprintf(f, "%.*s\n", (int)n, line);
 }

@@ -201,3 +201,27 @@ Test(summary, ipc_where_cycles_and_instructions_both_counted)
 	cr_expect(strstr(out, "\n,,,,,1.69,insn per cycle (k)\n"), "%s", out);
 	free(out);
 }
+
+Test(summary, table_line_like_perf_stat)
+{
+	struct summary_row r = {.event = "syscalls", .unit = "", .metric_unit = "per syscall"};
+	struct summary_row none = {.event = "cycles:k", .unit = "",
+				   .status = EL_COUNTER_NOT_COUNTED};
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	summary_acc_add(&r.val, 1000);
+	summary_acc_add(&r.val, 3000);
+	summary_acc_add(&r.metric, 1);
+	summary_acc_add(&r.metric, 3);
+	summary_row_table(f, &r, true, 2);
+	summary_row_table(f, &none, true, 2);
+	fclose(f);
+	cr_expect(strstr(out, "2,000      syscalls"), "%s", out);
+	cr_expect(strstr(out, "#       2.00 per syscall"), "%s", out);
+	cr_expect(strstr(out, "( +- 50.00% )  min 1,000  max 3,000\n"), "%s", out);
+	cr_expect(strstr(out, "<not counted>      cycles:k\n"), "no number, no trailing blanks: %s",
+		  out);
+	free(out);
+}
