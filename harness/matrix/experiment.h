@@ -34,10 +34,10 @@ enum exp_key {
 	EK_TIMEOUT,
 	EK_BASELINE,
 	EK_METRICS,
-	EK_REQUIRES,
 	EK_SEED_ARGS,       /* the seed's scale (experiment_seed.c): `--scale seed` uses them */
 	EK_SEED_ITERATIONS,
 	EK_SEED_REPEAT,
+	EK_REQUIRES,
 	EK_COUNT
 };
 
@@ -59,9 +59,9 @@ struct exp_variant {
 	char *append;       /* the experiment's append, then the variant's */
 	uint64_t iterations;/* 0 = from args */
 	uint64_t requires;  /* features (bit = enum el_feature) the host must offer */
-	int baseline;       /* index of the variant its deltas are against */
 	const char *seed_args;    /* --scale seed: args, NULL = as above */
 	uint64_t seed_iterations; /* --scale seed: iterations, 0 = as above */
+	int baseline;       /* index of the variant its deltas are against */
 };
 
 struct el_experiment {
@@ -79,9 +79,9 @@ struct el_experiment {
 	double timeout_s;     /* 0 = entrylab run's default */
 	char metrics[EXP_MAX_METRICS][EXP_METRIC_MAX];
 	unsigned nmetrics;    /* 0 = the default columns */
-	int baseline;         /* index of the [experiment] baseline variant */
 	unsigned seed_repeat; /* --scale seed: runs per variant, 0 = repeat */
 	bool has_seed_scale;  /* any seed_* key: `--scale seed` means something */
+	int baseline;         /* index of the [experiment] baseline variant */
 };
 
 /* Name of a key as written in files. */

@@ -35,10 +35,10 @@ static const struct {
 	[EK_TIMEOUT] = {"timeout", IN_EXP},
 	[EK_BASELINE] = {"baseline", IN_EXP | IN_VAR},
 	[EK_METRICS] = {"metrics", IN_EXP},
-	[EK_REQUIRES] = {"requires", IN_EXP | IN_VAR},
 	[EK_SEED_ARGS] = {"seed_args", IN_EXP | IN_VAR},
 	[EK_SEED_ITERATIONS] = {"seed_iterations", IN_EXP | IN_VAR},
 	[EK_SEED_REPEAT] = {"seed_repeat", IN_EXP},
+	[EK_REQUIRES] = {"requires", IN_EXP | IN_VAR},
 };
 
 /* inih's line buffer (INI_MAX_LINE, compiled into the library): room for '\n' and NUL. */
