@@ -1,7 +1,7 @@
 /*
  * What `entrylab run` prints: the header of the run(s) (summary.c), then
  * ONE perf-stat-like aggregate over the runs of -r N (summary_aggregate.c,
- * lines from summary_row.c): the table, -x CSV rows in perf stat's column
+ * lines from summary_counters.c): the table, -x CSV rows in perf stat's column
  * order, or --json lines (cli/README.md documents the three).
  */
 #ifndef EL_SUMMARY_H

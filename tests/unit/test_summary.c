@@ -1,5 +1,5 @@
 /*
- * `entrylab run`'s aggregate (cli/summary_row.c, summary_aggregate.c):
+ * `entrylab run`'s aggregate (cli/summary_counters.c, summary_aggregate.c):
  * perf's statistics, perf stat's -x columns on every row, --json lines,
  * placeholders instead of numbers nobody measured, and -r N folded into one
  * set of rows.

@@ -1,5 +1,6 @@
 /*
- * One line of `entrylab run`'s perf-stat-like output (summary.h): a
+ * The counters and region quantities of `entrylab run` as perf stat prints
+ * them, one line each (summary.h): a
  * quantity accumulated over the runs (mean, perf's noise, min, max) and
  * printed as the table, a -x CSV row or a --json line.  Pure: no run,
  * no record, so the unit tests check every format.
