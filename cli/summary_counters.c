@@ -1,9 +1,8 @@
 /*
  * The counters and region quantities of `entrylab run` as perf stat prints
- * them, one line each (summary.h): a
- * quantity accumulated over the runs (mean, perf's noise, min, max) and
- * printed as the table, a -x CSV row or a --json line.  Pure: no run,
- * no record, so the unit tests check every format.
+ * them (summary.h): each accumulated over the runs (mean, perf's noise, min,
+ * max) and printed as a table line, a -x CSV row or a --json line.  Pure:
+ * no run, no record, so the unit tests check every format.
  */
 #include <json-c/json.h>
 #include <math.h>
