@@ -61,6 +61,13 @@ int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_ru
 int cli_finish(const char *cmd, struct el_cli_run *cli);
 /* The request's programs prepared (read, checked, packed); 0 or EL_EXIT_* after printing why. */
 int cli_prepare(const char *cmd, struct el_cli_run *cli);
+/*
+ * The boot's timeout once the programs are prepared: without --timeout it
+ * follows from the work asked for (request_estimate_timeout, at least
+ * EL_DEFAULT_TIMEOUT); a --timeout shorter than the estimate is refused
+ * before anything boots, with the timeout that would do.  0 or EL_EXIT_USAGE.
+ */
+int cli_timeout(const char *cmd, struct el_cli_run *cli, bool nested);
 /* Releases the programs (after any of the above, whatever they returned). */
 void cli_free(struct el_cli_run *cli);
 

@@ -53,6 +53,7 @@ int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_ru
 		if (*arg == '\0' || *end || !(cli->req.timeout_s > 0) || cli->req.timeout_s > 86400)
 			return cli_bad(cmd, "give e.g. --timeout 30",
 				       "--timeout '%s' is not a number of seconds in (0, 86400]", arg);
+		cli->req.timeout_given = true;
 		return 0;
 	}
 	return -1;
@@ -73,6 +74,29 @@ int cli_finish(const char *cmd, struct el_cli_run *cli)
 int cli_prepare(const char *cmd, struct el_cli_run *cli)
 {
 	return request_programs(cmd, &cli->req, &cli->prog, &cli->spec);
+}
+
+int cli_timeout(const char *cmd, struct el_cli_run *cli, bool nested)
+{
+	struct el_estimate e;
+	char fix[160], args[256] = "";
+	size_t o = 0;
+
+	request_estimate(&cli->req, nested, &e);
+	if (!cli->req.timeout_given) {
+		cli->req.timeout_s = cli->spec.timeout_s = request_estimate_timeout(&e);
+		return 0;
+	}
+	if (!e.known || e.run_s <= cli->req.timeout_s)
+		return 0;
+	for (int i = 0; i < cli->req.nargs && o < sizeof(args); i++)
+		o += (size_t)snprintf(args + o, sizeof(args) - o, " %s", cli->req.args[i]);
+	snprintf(fix, sizeof(fix), "give --timeout %.0f, fewer iterations, or no --timeout (then "
+		 "it follows from the work)", request_estimate_timeout(&e));
+	return cli_bad(cmd, fix, "%s%s is estimated at ~%.0f s per boot %s (%llu %ss at ~%.0f ns "
+		       "+ boot), longer than --timeout %g", cli->req.bench, args, e.run_s,
+		       nested ? "in the nested runner" : "on KVM", (unsigned long long)e.iterations,
+		       e.unit, e.per_iter_ns, cli->req.timeout_s);
 }
 
 void cli_free(struct el_cli_run *cli)

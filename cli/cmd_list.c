@@ -88,7 +88,8 @@ static int list_benches(void)
 	const struct el_bench *b;
 
 	for (unsigned i = 0; (b = bench_at(i)); i++)
-		printf("%-14s seed %-8s [%s] %s\n", b->name, b->seed, b->default_args, b->description);
+		printf("%-14s seed %-8s [%s] %s; an iteration is one %s\n", b->name, b->seed,
+		       b->default_args, b->description, b->unit);
 	return 0;
 }
 

@@ -21,7 +21,7 @@
 
 enum {
 	OPT_JSON = 256, OPT_ONLY, OPT_NESTED, OPT_NO_NESTED, OPT_TIMEOUT, OPT_DRY_RUN, OPT_ARGS,
-	OPT_TRACE, OPT_RESUME, OPT_DONE_RUNS,
+	OPT_TRACE, OPT_RESUME, OPT_DONE_RUNS, OPT_SCALE,
 };
 
 static const struct option matrix_options[] = {
@@ -39,6 +39,7 @@ static const struct option matrix_options[] = {
 	{"trace", no_argument, 0, OPT_TRACE},
 	{"resume", required_argument, 0, OPT_RESUME},
 	{"done-runs", required_argument, 0, OPT_DONE_RUNS}, /* internal: host -> nested VM */
+	{"scale", required_argument, 0, OPT_SCALE},
 	{"verbose", no_argument, 0, 'v'},
 	{"help", no_argument, 0, 'h'},
 	{0, 0, 0, 0},
@@ -59,9 +60,12 @@ static void matrix_usage(FILE *f)
 		"  -x SEP                the report as CSV with separator SEP\n"
 		"      --json            the report as JSON lines\n"
 		"      --only V1,V2      run only these variants\n"
-		"      --timeout SEC     per boot\n"
+		"      --timeout SEC     per boot (default: from the work asked for, at least\n"
+		"                        120; --dry-run shows it)\n"
+		"      --scale seed      the seed's own sizes (the file's seed_args,\n"
+		"                        seed_iterations, seed_repeat); -r/-n/--args still win\n"
 		"      --nested, --no-nested  force or forbid the nested runner\n"
-		"      --dry-run         print the runs instead of doing them\n"
+		"      --dry-run         print the runs and their estimated time instead\n"
 		"      --trace           each variant once under QEMU TCG as `entrylab trace`:\n"
 		"                        exact instruction counts, any host (no KVM needed)\n"
 		"      --resume DIR      continue an interrupted matrix: the runs DIR/plan.json\n"
@@ -108,6 +112,12 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 		case OPT_TRACE: o->trace = true; break;
 		case OPT_RESUME: o->resume = optarg; break;
 		case OPT_DONE_RUNS: o->done_runs = optarg; break;
+		case OPT_SCALE:
+			if (strcmp(optarg, "seed"))
+				return bad("the one scale is --scale seed (the experiment's "
+					   "seed_* keys)", "--scale is not 'seed':", optarg);
+			o->scale_seed = true;
+			break;
 		case OPT_TIMEOUT:
 			o->timeout_s = strtod(optarg, &end);
 			if (!*optarg || *end || !(o->timeout_s > 0) || o->timeout_s > 86400)
@@ -159,7 +169,7 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 /* Each boot's --timeout: the nested runner's deadline is this times the boots. */
 static double nested_boot_timeout(const struct matrix *m)
 {
-	return m->o.timeout_s ? m->o.timeout_s : m->exp.timeout_s ? m->exp.timeout_s : EL_DEFAULT_TIMEOUT;
+	return matrix_boot_timeout(m);
 }
 
 static bool trace_term(const struct metric_term *t)
@@ -338,6 +348,10 @@ int cmd_matrix(int argc, char **argv)
 		rc = EL_EXIT_USAGE;
 		goto out;
 	}
+	if (m->o.scale_seed && experiment_scale_seed(&m->exp, stderr)) {
+		rc = EL_EXIT_USAGE;
+		goto out;
+	}
 	if ((rc = matrix_plan(m)) ||
 	    (m->o.resume && (rc = matrix_plan_matches(m, &saved, m->o.resume))))
 		goto out;
@@ -346,9 +360,12 @@ int cmd_matrix(int argc, char **argv)
 		 (m->o.nested != EL_NESTED_FORCE && nested_kvm_usable());
 	if (usable && !m->o.trace)
 		matrix_prerequisites(m);
+	if ((rc = matrix_estimate(m, inner || !usable)))
+		goto out;
 	if (m->o.dry_run) {
 		matrix_dir_name(m, &d);
 		matrix_print_plan(stdout, m, usable && !m->o.trace, d.runs);
+		matrix_print_estimate(stdout, m);
 		goto out;
 	}
 	if (inner) {

@@ -1,8 +1,8 @@
 /*
  * `entrylab run`: validate everything, open the records file (a path that
  * cannot take records is a usage error before any boot), pick native KVM
- * or the nested runner, then boot once per --repeat and write one record
- * per boot.
+ * or the nested runner, then boot once per --repeat, write one record per
+ * boot, and print one aggregate of them all (summary.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +20,12 @@
 static int run_native(struct el_cli_run *cli, struct record_out *out)
 {
 	struct el_host_info host;
+	struct summary_agg agg;
 	int exit_code = 0;
 	unsigned r;
 
 	host_info_collect(&host, nested_is_inner());
+	summary_agg_init(&agg, cli);
 
 	for (r = 0; r < cli->req.repeat && !out->failed; r++) {
 		struct el_run_result res;
@@ -35,24 +37,21 @@ static int run_native(struct el_cli_run *cli, struct record_out *out)
 		/* A lost record outweighs whatever the guest said: the result is gone. */
 		if (record_out_append(out, rec))
 			code = exit_code = EL_EXIT_VMM;
-		if (cli->json)
-			printf("%s\n", json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PRETTY |
-									JSON_C_TO_STRING_NOSLASHESCAPE));
-		else if (cli->csv_sep)
-			summary_csv(stdout, cli, &res);
-		else
-			summary_print(stdout, cli, &host, &res,
-				      nested_is_inner() || out->failed ? NULL : out->path);
+		summary_agg_add(&agg, cli, &res);
+		if (cli->req.repeat > 1 && !out->failed)
+			summary_progress(stderr, cli, &res, r);
 		report_problem(stderr, &res);
 		json_object_put(rec);
 		el_run_result_free(&res);
 		if (code && !exit_code)
 			exit_code = code;
-		fflush(stdout);
 	}
 	if (out->failed && r < cli->req.repeat)
 		fprintf(stderr, "entrylab run: stopped after %u of %u runs: records cannot be "
 				"written\n", r, cli->req.repeat);
+	/* One aggregate after the last run, as perf stat -r N prints it. */
+	summary_print(stdout, cli, &host, &agg, nested_is_inner() || out->failed ? NULL : out->path);
+	fflush(stdout);
 	return exit_code;
 }
 
@@ -91,16 +90,18 @@ static int run_command(int argc, char **argv, struct el_cli_run *cli)
 			return EL_EXIT_USAGE;
 		output = defpath;
 	}
-	if ((rc = record_out_open(&out, "run", output)))
-		return rc;
 	usable = nested_is_inner() || (cli->nested != EL_NESTED_FORCE && nested_kvm_usable());
 	if (!usable && cli->nested == EL_NESTED_FORBID) {
 		fprintf(stderr, "entrylab run: /dev/kvm is not usable here and --no-nested "
 				"forbids the nested runner; drop --no-nested or run on a host "
 				"with KVM\n");
-		record_out_close(&out);
 		return EL_EXIT_UNSUPPORTED;
 	}
+	/* a timeout shorter than the work asked for is refused before anything is created */
+	if ((rc = cli_timeout("run", cli, nested_is_inner() || !usable)))
+		return rc;
+	if ((rc = record_out_open(&out, "run", output)))
+		return rc;
 	rc = usable ? run_native(cli, &out) : run_nested(argc, argv, cli, &out);
 	if (record_out_close(&out) && !rc)
 		rc = EL_EXIT_VMM;

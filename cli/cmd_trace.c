@@ -69,6 +69,8 @@ static int trace_command(struct el_cli_trace *cli)
 	if ((rc = record_out_open(&rout, "trace", output)))
 		return rc;
 	rec = trace_once(&job, &res, &out);
+	/* The table and listing divide by the count the region was declared with. */
+	cli->run.req.iterations = out.iterations;
 	rc = record_exit_code(&res);
 	/* A lost record outweighs whatever the guest said: the result is gone. */
 	if (record_out_append(&rout, rec) | record_out_close(&rout))

@@ -107,7 +107,7 @@ static int finish(struct matrix *m, struct matrix_dir *d, const char *command, t
 	experiment_report_meta(&m->exp, rows, &meta);
 	meta.command = command;
 	meta.runs_file = strrchr(d->runs, '/') ? strrchr(d->runs, '/') + 1 : d->runs;
-	meta.scale = "default";
+	meta.scale = m->o.scale_seed ? "seed" : "default";
 	meta.interrupted = sig != 0;
 	report_init(&r);
 	if (matrix_report_load(m, d->runs, &r, &meta.kept, &meta.planned)) {

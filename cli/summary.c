@@ -1,6 +1,7 @@
 /*
- * The human-readable summary of a run on stdout (the default output), and
- * the problem report on stderr when a run did not end well.
+ * The header of `entrylab run`'s output (the runs' status, the request and
+ * the guest's configuration) over the aggregate (summary_aggregate.c), and
+ * the per-run progress lines of -r N.
  */
 #include <stdio.h>
 #include <string.h>
@@ -47,60 +48,76 @@ static void print_cpuid(FILE *f, uint64_t bits)
 	fprintf(f, "\n");
 }
 
+/* "ok, exit status 0" for one run; "3 runs: 2 ok, 1 timeout" for several. */
+static void print_status(FILE *f, const struct summary_agg *a)
+{
+	static const enum el_run_status order[] = {EL_RUN_OK, EL_RUN_GUEST_CRASH,
+		EL_RUN_GUEST_BAD_IO, EL_RUN_TIMEOUT, EL_RUN_VMM_ERROR, EL_RUN_UNSUPPORTED};
+	const char *sep = ": ";
+
+	if (a->runs == 1) {
+		fprintf(f, ": %s", record_status(&(struct el_run_result){.status = a->first_status}));
+		if (a->first_status == EL_RUN_OK)
+			fprintf(f, ", exit status %d", a->first_exit);
+		return;
+	}
+	fprintf(f, ": %u runs", a->runs);
+	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!a->status_count[order[i]])
+			continue;
+		fprintf(f, "%s%u %s", sep, a->status_count[order[i]],
+			record_status(&(struct el_run_result){.status = order[i]}));
+		sep = ", ";
+	}
+	if (a->nonzero_exits)
+		fprintf(f, " (%u with a non-zero exit status)", a->nonzero_exits);
+}
+
 void summary_print(FILE *f, const struct el_cli_run *cli, const struct el_host_info *host,
-		   const struct el_run_result *res, const char *output)
+		   const struct summary_agg *a, const char *output)
 {
 	const char *what = cli->req.bench ? cli->req.bench : cli->req.exec ? cli->req.exec : "boot";
 
-	fprintf(f, "entrylab run %s: %s", what, record_status(res));
-	if (res->status == EL_RUN_OK)
-		fprintf(f, ", exit status %d", res->exit_status);
-	fprintf(f, "  (kvm %s, boot %.1f ms, wall %.1f ms)\n", host->kvm, res->boot_ms,
-		res->wall_ms);
-	if (res->detail[0])
-		fprintf(f, "  detail   %s\n", res->detail);
+	if (cli->csv_sep) {
+		summary_agg_csv(f, a, cli->csv_sep);
+		return;
+	}
+	if (cli->json) {
+		summary_agg_json(f, a);
+		return;
+	}
+	fprintf(f, "entrylab run %s", what);
+	print_status(f, a);
+	fprintf(f, "  (kvm %s, boot %.1f ms, wall %.1f ms%s)\n", host->kvm, a->boot_ms.mean,
+		a->wall_ms.mean, a->runs > 1 ? ", means" : "");
+	if (a->runs == 1 && a->first_detail[0])
+		fprintf(f, "  detail   %s\n", a->first_detail);
 	fprintf(f, "  cpu      %s\n", cli->req.cpu_spec);
 	if (cli->req.append[0])
 		fprintf(f, "  append   %s\n", cli->req.append);
-	if (res->have_boot) {
-		fprintf(f, "  cr0 0x%llx  cr4 0x%llx  efer 0x%llx\n",
-			(unsigned long long)res->boot.cr0, (unsigned long long)res->boot.cr4,
-			(unsigned long long)res->boot.efer);
-		print_config(f, &res->boot, cli->req.append);
-		print_cpuid(f, res->boot.cpuid);
+	if (a->have_boot) {
+		fprintf(f, "  cr0 0x%llx  cr4 0x%llx  efer 0x%llx%s\n",
+			(unsigned long long)a->boot.cr0, (unsigned long long)a->boot.cr4,
+			(unsigned long long)a->boot.efer, a->runs > 1 ? "  (first run)" : "");
+		print_config(f, &a->boot, cli->req.append);
+		print_cpuid(f, a->boot.cpuid);
 	}
-	if (res->have_run && res->run.region.valid) {
-		const struct el_region *r = &res->run.region;
-
-		fprintf(f, "  region   %llu TSC ticks, %llu exits, %llu syscalls, %llu page faults, "
-			   "%llu interrupts\n",
-			(unsigned long long)(r->tsc_end - r->tsc_begin),
-			(unsigned long long)res->region_exits, (unsigned long long)r->syscalls,
-			(unsigned long long)r->page_faults, (unsigned long long)r->interrupts);
-	}
-	summary_counters_print(f, cli, res);
+	if (cli->req.bench || cli->req.exec)
+		summary_agg_table(f, a, &cli->req);
 	if (output)
-		fprintf(f, "  record   %s\n", output);
+		fprintf(f, "  record%s %s\n", a->runs > 1 ? "s " : "  ", output);
 }
 
-/*
- * perf-stat-like CSV: value, unit, name per line; the counters follow the
- * region's lines, <not supported> / <not counted> in place of a value.
- */
-void summary_csv(FILE *f, const struct el_cli_run *cli, const struct el_run_result *res)
+void summary_progress(FILE *f, const struct el_cli_run *cli, const struct el_run_result *res,
+		      unsigned i)
 {
-	const char *s = cli->csv_sep;
-	const struct el_region *r = &res->run.region;
+	const struct el_region *g = &res->run.region;
+	uint64_t khz = g->tsc_khz ? g->tsc_khz : res->tsc_khz;
 
-	fprintf(f, "%s%sstatus%s%s\n", record_status(res), s, s,
-		res->status == EL_RUN_OK ? "ok" : res->detail);
-	if (res->have_run && r->valid) {
-		fprintf(f, "%llu%sticks%stsc%s\n", (unsigned long long)(r->tsc_end - r->tsc_begin),
-			s, s, s);
-		fprintf(f, "%llu%s%sexits%s\n", (unsigned long long)res->region_exits, s, s, s);
-		fprintf(f, "%llu%s%ssyscalls%s\n", (unsigned long long)r->syscalls, s, s, s);
-		fprintf(f, "%llu%s%spage-faults%s\n", (unsigned long long)r->page_faults, s, s, s);
-		fprintf(f, "%llu%s%sinterrupts%s\n", (unsigned long long)r->interrupts, s, s, s);
-	}
-	summary_counters_csv(f, cli, res);
+	fprintf(f, "entrylab run: %u/%u %s", i + 1, cli->req.repeat, record_status(res));
+	if (res->status == EL_RUN_OK)
+		fprintf(f, ", exit status %d", res->exit_status);
+	if (res->have_run && g->valid && khz)
+		fprintf(f, ", region %.3f ms", (double)(g->tsc_end - g->tsc_begin) / (double)khz);
+	fprintf(f, "\n");
 }

@@ -18,6 +18,13 @@
 const char *record_status(const struct el_run_result *res);
 int record_exit_code(const struct el_run_result *res);
 
+/*
+ * Iterations of a run, in its benchmark's unit (bench.h): what the program
+ * declared to its region marker when the run reported a region, else what
+ * its arguments ask for (req->iterations after request_programs); 0 unknown.
+ */
+uint64_t record_iterations(const struct el_run_request *req, const struct el_run_result *res);
+
 /* A new record object (caller puts it). */
 struct json_object *record_build(const struct el_run_request *req, const struct el_run_spec *spec,
 				 const struct el_host_info *host, const struct el_run_result *res);

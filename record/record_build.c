@@ -175,10 +175,20 @@ static struct json_object *request_obj(const struct el_run_request *req)
 	return o;
 }
 
-static struct json_object *bench_obj(const struct el_run_request *req)
+/*
+ * bench: name, args, and the iterations in the benchmark's unit: the count
+ * the program declared to its region marker when the run reported one,
+ * else what its arguments ask for (bench_iterations); pagefault adds its
+ * rounds and size, since its iteration is a fault, not a round.
+ */
+static struct json_object *bench_obj(const struct el_run_request *req,
+				     const struct el_run_result *res)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *args = json_object_new_array();
+	const struct el_bench *b = req->bench ? bench_find(req->bench) : NULL;
+	struct el_bench_iter it = {0};
+	uint64_t n = record_iterations(req, res);
 	int i;
 
 	put(o, "name", req->bench   ? json_object_new_string(req->bench)
@@ -187,8 +197,14 @@ static struct json_object *bench_obj(const struct el_run_request *req)
 	for (i = 0; i < req->nargs; i++)
 		json_object_array_add(args, json_object_new_string(req->args[i]));
 	put(o, "args", args);
-	put(o, "iterations", req->iterations ? json_object_new_int64((int64_t)req->iterations)
-					     : NULL);
+	put(o, "iterations", n ? json_object_new_int64((int64_t)n) : NULL);
+	if (b)
+		bench_iterations(b, req->args, req->nargs, &it);
+	put(o, "unit", it.unit ? json_object_new_string(it.unit) : NULL);
+	if (it.rounds) {
+		put(o, "rounds", json_object_new_int64((int64_t)it.rounds));
+		put(o, "size", json_object_new_int64((int64_t)it.size));
+	}
 	return o;
 }
 
@@ -229,7 +245,7 @@ struct json_object *record_build(const struct el_run_request *req, const struct 
 	put(rec, "status", json_object_new_string(record_status(res)));
 	if (res->detail[0])
 		put(rec, "detail", json_object_new_string(res->detail));
-	put(rec, "bench", bench_obj(req));
+	put(rec, "bench", bench_obj(req, res));
 	put(rec, "request", request_obj(req));
 	put(rec, "host", host_info_json(host));
 	put(rec, "guest", guest_obj(res));

@@ -26,7 +26,7 @@ static const struct el_report *latest_report(const struct el_run_result *res)
 	return res->have_run ? &res->run : res->have_boot ? &res->boot : NULL;
 }
 
-static uint64_t iterations_of(const struct el_run_request *req, const struct el_run_result *res)
+uint64_t record_iterations(const struct el_run_request *req, const struct el_run_result *res)
 {
 	if (res->have_run && res->run.region.valid && res->run.region.iterations)
 		return res->run.region.iterations;
@@ -62,7 +62,7 @@ void record_counter(const struct el_run_request *req, const struct el_run_spec *
 		return;
 	out->have_value = true;
 	out->value = c->value;
-	iters = iterations_of(req, res);
+	iters = record_iterations(req, res);
 	if (!iters)
 		return;
 	base = out->have_markers && out->markers <= c->value ? out->markers : 0;

@@ -23,12 +23,13 @@
 struct el_run_request {
 	const char *cpu_spec;    /* --cpu, "host" by default */
 	const char *append;      /* --append, "" by default */
-	uint64_t iterations;     /* -n; 0 = the benchmark's default (request_programs resolves it) */
+	uint64_t iterations;     /* -n; after request_programs: what the bench declares, in its unit */
 	const char *events;      /* -e as given, NULL if none */
 	struct el_event_list ev; /* -e parsed (request_finish) */
 	unsigned repeat;         /* -r */
 	uint64_t mem_bytes;      /* -m */
 	double timeout_s;        /* --timeout; 0 = none */
+	bool timeout_given;      /* by the user (--timeout, a file's timeout): not derived */
 	int pin_cpu;             /* --pin; -1 = none */
 	bool verbose;            /* -v */
 	bool strict;             /* --strict */
@@ -56,6 +57,25 @@ int request_finish(const char *cmd, struct el_run_request *r, struct el_run_spec
  */
 int request_programs(const char *cmd, struct el_run_request *r, struct el_programs *p,
 		     struct el_run_spec *spec);
+
+/*
+ * What one boot of r should take (request_estimate.c): boot plus iterations
+ * times a per-iteration cost of the benchmark, natively or in the nested
+ * runner.  An estimate for timeouts and --dry-run, never a measurement.
+ */
+struct el_estimate {
+	bool known;          /* a built-in benchmark with a cost and a count */
+	uint64_t iterations; /* in unit */
+	const char *unit;
+	double per_iter_ns, boot_s;
+	double run_s;        /* boot_s + iterations * per_iter_ns */
+};
+void request_estimate(const struct el_run_request *r, bool nested, struct el_estimate *e);
+/*
+ * The --timeout a boot gets when nobody gave one: EL_DEFAULT_TIMEOUT, or
+ * 5 x the estimate + 60 s (rounded up to 10 s) when that is longer.
+ */
+double request_estimate_timeout(const struct el_estimate *e);
 
 /*
  * Validates a guest command line with the guest's own parser; prints one

@@ -6,25 +6,25 @@
 
 #include "bench.h"
 
-#define EL_BENCH(name, desc, seed, args)                                                   \
+#define EL_BENCH(name, desc, seed, args, unit)                                             \
 	extern const unsigned char entrylab_bench_##name[], entrylab_bench_##name##_end[];
 #include "benches.def"
 #undef EL_BENCH
 
-
 static const struct el_bench benches[] = {
-#define EL_BENCH(name_, desc, seed_, args)                                                  \
+#define EL_BENCH(name_, desc, seed_, args, unit_)                                          \
 	{.name = #name_,                                                                   \
 	 .description = desc,                                                              \
 	 .seed = seed_,                                                                    \
 	 .default_args = args,                                                             \
+	 .unit = unit_,                                                                    \
 	 .image = entrylab_bench_##name_},
 #include "benches.def"
 #undef EL_BENCH
 };
 
 static const unsigned char *const bench_ends[] = {
-#define EL_BENCH(name, desc, seed, args) entrylab_bench_##name##_end,
+#define EL_BENCH(name, desc, seed, args, unit) entrylab_bench_##name##_end,
 #include "benches.def"
 #undef EL_BENCH
 };
@@ -38,7 +38,8 @@ const struct el_bench *bench_at(unsigned i)
 		for (unsigned k = 0; k < sizeof(benches) / sizeof(benches[0]); k++) {
 			table[k] = benches[k];
 			table[k].image_len = (size_t)(bench_ends[k] - benches[k].image);
-			table[k].iter_arg = strcmp(table[k].name, "pagefault") ? 0u : 1u;
+			/* pagefault counts faults, set by SIZE and ROUNDS: -n replaces neither. */
+			table[k].iter_arg = strcmp(table[k].name, "pagefault") ? 0 : -1;
 		}
 		ready = 1;
 	}

@@ -9,7 +9,6 @@
 #include "blobs.h"
 #include "host_io.h"
 #include "initrd.h"
-#include "parse_num.h"
 #include "program.h"
 #include "status.h"
 
@@ -43,18 +42,22 @@ static int program_args(struct el_programs *p, const struct el_program_choice *c
 		if (!b)
 			return ERR(EL_EXIT_USAGE, "-n applies to the built-in benchmarks; pass your "
 				   "program's own arguments after --exec FILE");
-		if ((int)b->iter_arg >= n)
-			return ERR(EL_EXIT_USAGE, "-n: %s takes its iteration count as argument %u; "
+		if (b->iter_arg < 0)
+			return ERR(EL_EXIT_USAGE, "-n: an iteration of %s is one %s and its arguments "
+				   "set how many (SIZE ROUNDS: ROUNDS * SIZE / 4096 faults); give those "
+				   "instead of -n, e.g. `entrylab run pagefault 16M 4` (16384 faults)",
+				   b->name, b->unit);
+		if (b->iter_arg >= n)
+			return ERR(EL_EXIT_USAGE, "-n: %s takes its iteration count as argument %d; "
 				   "give the arguments before it too (defaults: %s)",
 				   b->name, b->iter_arg + 1, b->default_args);
 		snprintf(p->iter, sizeof(p->iter), "%llu", (unsigned long long)c->iterations);
 		p->argv[b->iter_arg] = p->iter;
-		p->iterations = c->iterations;
-	} else if (b && (int)b->iter_arg < n) {
-		uint64_t it;
-
-		if (!el_parse_u64(p->argv[b->iter_arg], 1, UINT64_MAX, &it))
-			p->iterations = it;
+	}
+	/* The count the program will declare to el_region_begin(), in its unit. */
+	if (b) {
+		bench_iterations(b, p->argv, n, &p->iter_info);
+		p->iterations = p->iter_info.iterations;
 	}
 	p->argv[n] = NULL;
 	p->argc = n;

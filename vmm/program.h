@@ -35,7 +35,8 @@ struct el_programs {
 	size_t kernel_len;
 	char *argv[EL_PROGRAM_MAX_ARGS + 2]; /* the program's effective arguments, NULL-ended */
 	int argc;
-	uint64_t iterations;                /* effective: -n, else the benchmark's argument, else 0 */
+	uint64_t iterations;                /* what the benchmark declares (bench_iterations), 0 for --exec */
+	struct el_bench_iter iter_info;     /* its unit (and pagefault's rounds and size) */
 	struct el_cpio initrd;
 	char args_quoted[3072];             /* argv for the guest command line */
 	/* owned storage */

@@ -34,6 +34,9 @@ enum exp_key {
 	EK_TIMEOUT,
 	EK_BASELINE,
 	EK_METRICS,
+	EK_SEED_ARGS,       /* the seed's scale (experiment_seed.c): `--scale seed` uses them */
+	EK_SEED_ITERATIONS,
+	EK_SEED_REPEAT,
 	EK_REQUIRES,
 	EK_HEADLINE, /* report.md: the seed's table columns ("iterations/s as lseeks/s") */
 	EK_LABEL,    /* report.md: a variant's row label in that table ("no global") */
@@ -59,6 +62,8 @@ struct exp_variant {
 	char *append;       /* the experiment's append, then the variant's */
 	uint64_t iterations;/* 0 = from args */
 	uint64_t requires;  /* features (bit = enum el_feature) the host must offer */
+	const char *seed_args;    /* --scale seed: args, NULL = as above */
+	uint64_t seed_iterations; /* --scale seed: iterations, 0 = as above */
 	int baseline;       /* index of the variant its deltas are against */
 	const char *label;  /* row label in report.md: label, else the name */
 	const char *table;  /* report.md table: "" = the one table */
@@ -79,6 +84,8 @@ struct el_experiment {
 	double timeout_s;     /* 0 = entrylab run's default */
 	char metrics[EXP_MAX_METRICS][EXP_METRIC_MAX];
 	unsigned nmetrics;    /* 0 = the default columns */
+	unsigned seed_repeat; /* --scale seed: runs per variant, 0 = repeat */
+	bool has_seed_scale;  /* any seed_* key: `--scale seed` means something */
 	int baseline;         /* index of the [experiment] baseline variant */
 };
 
@@ -109,6 +116,13 @@ void experiment_free(struct el_experiment *exp);
 int experiment_parse(const char *path, struct el_experiment *exp, FILE *err);
 /* experiment_check.c: validate and resolve what experiment_parse() read. */
 int experiment_check(struct el_experiment *exp, FILE *err);
+/*
+ * --scale seed (experiment_seed.c): every variant's args and iterations
+ * replaced by its seed_args / seed_iterations where the file gives them,
+ * repeat by seed_repeat.  0, or -1 (printed, with the fix) when the file
+ * has no seed scale.
+ */
+int experiment_scale_seed(struct el_experiment *exp, FILE *err);
 
 /* Index of the variant called name, -1 if none. */
 int experiment_variant(const struct el_experiment *exp, const char *name);

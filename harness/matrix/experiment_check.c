@@ -155,6 +155,7 @@ int experiment_check(struct el_experiment *e, FILE *err)
 			      "with no keys runs the [experiment] settings as they are)");
 	for (unsigned i = 0; i < e->nvariants; i++)
 		resolve_variant(&c, &e->variants[i], &d);
+	check_seed_scale(&c);
 	if (e->nvariants)
 		resolve_baselines(&c);
 	check_report_keys(&c);

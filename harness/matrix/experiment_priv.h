@@ -38,4 +38,7 @@ void check_report_keys(struct check_ctx *c);
 void check_args(struct check_ctx *c, const char *bench, const char *args, int args_line,
 		int iterations_line);
 
+/* The seed_* keys (experiment_seed.c), after the variants are resolved. */
+void check_seed_scale(struct check_ctx *c);
+
 #endif

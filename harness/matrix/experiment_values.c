@@ -218,9 +218,13 @@ void check_args(struct check_ctx *c, const char *bench, const char *args, int ar
 		check_problem(c, args_line, "args: %zu words; a benchmark takes at most %d", n,
 			      MAX_ARGS);
 	/* As `run -n`: it replaces one argument, so the ones before it must be there. */
-	if (iterations_line && b->iter_arg >= n)
+	if (iterations_line && b->iter_arg < 0)
+		check_problem(c, iterations_line, "iterations: an iteration of %s is one %s and "
+			      "its args set how many (SIZE ROUNDS: ROUNDS * SIZE / 4096 faults); "
+			      "drop iterations and give args, e.g. args = 16M 4", b->name, b->unit);
+	else if (iterations_line && (size_t)b->iter_arg >= n)
 		check_problem(c, iterations_line, "iterations: %s takes its iteration count as "
-			      "argument %u, but args has %zu word(s); give the arguments before it "
+			      "argument %d, but args has %zu word(s); give the arguments before it "
 			      "(defaults: %s) or drop iterations", b->name, b->iter_arg + 1, n,
 			      b->default_args);
 }

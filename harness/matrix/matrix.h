@@ -39,6 +39,7 @@ struct matrix_opts {
 	const char *resume;     /* --resume DIR (matrix_run.h) */
 	const char *done_runs;  /* --done-runs LIST: internal, the host tells the nested VM
 				   which runs have a record already (matrix_done_parse) */
+	bool scale_seed;        /* --scale seed: the file's seed_* sizes (experiment_scale_seed) */
 };
 
 /* One selected variant as the `entrylab run` (or, --trace, `trace`) command line it is. */
@@ -51,6 +52,7 @@ struct matrix_variant {
 	char cpu[320];               /* --trace: cpu with the required features as +feat */
 	char skip[384];              /* non-empty: not run, and why */
 	struct el_run_request req;   /* what argv says, as the request each boot starts from */
+	struct el_estimate est;      /* one boot's expected cost (matrix_estimate) */
 };
 
 struct matrix {
@@ -62,6 +64,7 @@ struct matrix {
 	unsigned nv;
 	char id[48];          /* experiment.id of this matrix's records: UTC start, pid */
 	unsigned char *done;  /* nv x (repeat + 1): runs with a record ([0]: the skip); NULL: none */
+	bool nested;      /* the boots run in the nested runner (matrix_estimate) */
 };
 
 /* Selection (--only), overrides, requests (and their command lines), each checked. 0 or EL_EXIT_*. */
@@ -79,6 +82,17 @@ void matrix_print_plan(FILE *f, const struct matrix *m, bool checked, const char
  */
 struct record_out;
 int matrix_exec(struct matrix *m, struct record_out *out);
+/*
+ * matrix_estimate.c, after matrix_plan: each variant's boot estimated
+ * (natively or nested) and, without a --timeout or file timeout, its
+ * timeout derived from the work; a given timeout shorter than an estimate
+ * is EL_EXIT_USAGE, printed with the fix.  matrix_boot_timeout: the longest
+ * boot timeout (the nested session's deadline is it times the boots).
+ */
+int matrix_estimate(struct matrix *m, bool nested);
+double matrix_boot_timeout(const struct matrix *m);
+/* --dry-run: each variant's estimated boot, its timeout, the whole matrix. */
+void matrix_print_estimate(FILE *f, const struct matrix *m);
 void matrix_free(struct matrix *m);
 
 #endif

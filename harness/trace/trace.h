@@ -144,6 +144,14 @@ bool trace_console_exit_status(const char *con, int *status);
 bool trace_console_region(const char *con, struct el_region *r);
 /* The guest kernel said it panicked or took a fatal exception. */
 bool trace_console_panicked(const char *con);
+/*
+ * The region's iterations as the program declared them to el_region_begin(),
+ * in its benchmark's unit (guest/benches.def): from the guest kernel's
+ * "region: iterations N ..." line when it prints one (the last), else from a
+ * built-in benchmark's result line "BENCH iterations=N ..." (guest/lib/bench.c
+ * el_result; bench NULL skips it).  False if the console has neither.
+ */
+bool trace_console_iterations(const char *con, const char *bench, uint64_t *n);
 
 /* What QEMU's exit, its stderr, the console and the plugin's output say happened. */
 void trace_outcome(const struct el_trace_run *q, const struct el_trace_data *d, bool have_data,
@@ -254,6 +262,7 @@ struct el_trace_result {
 	struct el_symtab tabs[3];
 	struct el_trace_maps m;
 	bool have_data; /* d and t hold the region's counts */
+	uint64_t iterations; /* the region's, as the benchmark declared it; else the request's */
 };
 
 /*

@@ -139,6 +139,25 @@ bool trace_console_exit_status(const char *con, int *status)
 	return true;
 }
 
+bool trace_console_iterations(const char *con, const char *bench, uint64_t *n)
+{
+	size_t len = bench ? strlen(bench) : 0;
+	unsigned long long v, region = 0, result = 0;
+
+	for (const char *p = con; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		/* The kernel's region line (the last one wins), else the program's result line. */
+		if (sscanf(p, "region: iterations %llu ", &v) == 1 && v)
+			region = v;
+		else if (len && !result && !strncmp(p, bench, len) && p[len] == ' ' &&
+			 sscanf(p + len, " iterations=%llu", &v) == 1 && v)
+			result = v;
+	}
+	if (!region && !result)
+		return false;
+	*n = region ? region : result;
+	return true;
+}
+
 bool trace_console_panicked(const char *con)
 {
 	return strstr(con, "kernel panic") || strstr(con, "nested exception");

@@ -56,14 +56,17 @@ static void load_maps(const struct el_trace_job *job, const char *console,
 /* The run record with what a trace knows and does not: no KVM, no hypercall report. */
 static struct json_object *trace_record(const struct el_trace_job *job,
 					const struct el_run_result *res,
-					const struct el_trace_run *q, struct json_object *trace)
+					const struct el_trace_run *q, uint64_t iterations,
+					struct json_object *trace)
 {
+	struct el_run_request req = *job->req;
 	struct el_host_info host;
 	struct json_object *rec, *guest, *cpuid, *qemu = json_object_new_object();
 
 	host_info_get(&host, NULL);
 	host.kvm = "tcg";
-	rec = record_build(job->req, job->spec, &host, res);
+	req.iterations = iterations;
+	rec = record_build(&req, job->spec, &host, res);
 	json_object_object_del(rec, "vmm");
 	json_object_object_add(qemu, "binary", json_object_new_string(q->qemu));
 	json_object_object_add(qemu, "accel", json_object_new_string("tcg"));
@@ -135,9 +138,12 @@ struct json_object *trace_once(const struct el_trace_job *job, struct el_run_res
 		if (trace_totals(&out->d, &out->m, &out->t))
 			out->have_data = false;
 	}
-	return trace_record(job, res, &out->q,
-			    out->have_data ? trace_json(&out->d, &out->t, job->req->iterations)
-					   : NULL);
+	/* Per iteration means per what the benchmark declared to its region marker. */
+	out->iterations = job->req->iterations;
+	if (out->q.console && job->req->bench)
+		trace_console_iterations(out->q.console, job->req->bench, &out->iterations);
+	return trace_record(job, res, &out->q, out->iterations,
+			    out->have_data ? trace_json(&out->d, &out->t, out->iterations) : NULL);
 }
 
 

@@ -58,9 +58,9 @@ static const char good[] =
 	"name = demo\n"
 	"seed = 002\n"
 	"description = what it measures\n"
-	"bench = pagefault\n"
-	"args = 8M 4\n"
-	"iterations = 3   ; rounds\n"
+	"bench = vsyscall\n"
+	"args = 8000 time\n"
+	"iterations = 3   ; calls\n"
 	"events = cycles:k, instructions:k\n"
 	"repeat = 4\n"
 	"append = pti=on\n"
@@ -105,8 +105,8 @@ Test(experiment, good_file_resolves)
 	cr_expect_str_eq(e.variants[0].cpu, "host,+pcid");
 	cr_expect_str_eq(e.variants[0].append, "pti=on pti.global=none");
 	cr_expect_eq(e.variants[0].requires, (1ull << EL_FEAT_PCID) | (1ull << EL_FEAT_PGE));
-	cr_expect_str_eq(e.variants[0].bench, "pagefault");
-	cr_expect_str_eq(e.variants[0].args, "8M 4");
+	cr_expect_str_eq(e.variants[0].bench, "vsyscall");
+	cr_expect_str_eq(e.variants[0].args, "8000 time");
 	cr_expect_eq(e.variants[0].iterations, 3);
 	cr_expect_eq(e.variants[0].baseline, 1);
 	/* indented key is a key, not a continuation */
@@ -191,9 +191,13 @@ static const struct bad_case bad_cases[] = {
 	{"variant baseline", EXP "[variant v]\nbaseline = z\n", 5, "baseline = z"},
 	{"no variants", EXP, 1, "no [variant NAME] sections"},
 	{"iterations without args",
+	 "[experiment]\nname = x\nbench = irq\nargs = \n"
+	 "iterations = 5\n[variant v]\n",
+	 5, "argument 1"},
+	{"iterations of pagefault",
 	 "[experiment]\nname = x\nbench = pagefault\nargs = 4M\n"
 	 "iterations = 5\n[variant v]\n",
-	 5, "argument 2"},
+	 5, "an iteration of pagefault is one page fault"},
 };
 
 Test(experiment, every_mistake_names_file_and_line)
