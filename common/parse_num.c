@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "parse_num.h"
 
@@ -58,5 +59,33 @@ int el_parse_size(const char *s, uint64_t *out)
 	if (shift && v > (UINT64_MAX >> shift))
 		return -1;
 	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+int el_parse_scaled(const char *s, const char *suffixes, uint64_t unit, uint64_t *out)
+{
+	uint64_t v, mul = 1;
+	const char *p;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -1;
+	if (*end) {
+		p = strchr(suffixes, *end);
+		if (!p || end[1])
+			return -1;
+		for (long k = 0; k <= p - suffixes; k++) {
+			if (mul > UINT64_MAX / unit)
+				return -1;
+			mul *= unit;
+		}
+	}
+	if (v && mul > UINT64_MAX / v)
+		return -1;
+	*out = v * mul;
 	return 0;
 }

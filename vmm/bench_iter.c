@@ -9,34 +9,9 @@
 #include <string.h>
 
 #include "bench.h"
+#include "parse_num.h"
 
 #define PAGE 4096ull
-
-/* guest/lib/bench.c parse_scaled(): digits, then one suffix multiplying by unit per rank. */
-static int parse_scaled(const char *s, const char *suffixes, uint64_t unit, uint64_t *out)
-{
-	uint64_t v, mul = 1;
-	const char *p;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	if (*end) {
-		p = strchr(suffixes, *end);
-		if (!p || end[1])
-			return -1;
-		for (long k = 0; k <= p - suffixes; k++)
-			mul *= unit;
-	}
-	if (v && mul > UINT64_MAX / v)
-		return -1;
-	*out = v * mul;
-	return 0;
-}
 
 /* argv[i] as the program's el_arg_count() reads it; def when absent, 0 when unreadable. */
 static uint64_t arg_count(char *const *argv, int argc, int i, uint64_t def)
@@ -45,7 +20,7 @@ static uint64_t arg_count(char *const *argv, int argc, int i, uint64_t def)
 
 	if (i >= argc)
 		return def;
-	return parse_scaled(argv[i], "kMG", 1000, &v) ? 0 : v;
+	return el_parse_scaled(argv[i], "kMG", 1000, &v) ? 0 : v;
 }
 
 /* argv[i] as el_arg_size() reads it. */
@@ -55,7 +30,8 @@ static uint64_t arg_size(char *const *argv, int argc, int i, uint64_t def)
 
 	if (i >= argc)
 		return def;
-	if (parse_scaled(argv[i], "KMG", 1024, &v) && parse_scaled(argv[i], "kmg", 1024, &v))
+	if (el_parse_scaled(argv[i], "KMG", 1024, &v) &&
+	    el_parse_scaled(argv[i], "kmg", 1024, &v))
 		return 0;
 	return v;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "parse_num.h"
 #include "region.h"
 #include "vdso.h"
 
@@ -44,39 +45,13 @@ void el_usage_error(const struct el_bench *b, const char *fmt, ...)
 	exit(EL_EXIT_USAGE);
 }
 
-/* Digits then one optional suffix from `suffixes`, each multiplying by `unit`. */
-static int parse_scaled(const char *s, const char *suffixes, uint64_t unit, uint64_t *out)
-{
-	char *end;
-	uint64_t v, mul = 1;
-	const char *p;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	if (*end) {
-		p = strchr(suffixes, *end);
-		if (!p || end[1])
-			return -1;
-		for (long k = 0; k <= p - suffixes; k++)
-			mul *= unit;
-	}
-	if (v && mul > UINT64_MAX / v)
-		return -1;
-	*out = v * mul;
-	return 0;
-}
-
 uint64_t el_arg_count(const struct el_bench *b, int argc, char **argv, int i, uint64_t def)
 {
 	uint64_t v;
 
 	if (i >= argc)
 		return def;
-	if (parse_scaled(argv[i], "kMG", 1000, &v))
+	if (el_parse_scaled(argv[i], "kMG", 1000, &v))
 		el_usage_error(b, "'%s' is not a count (digits, optional k, M or G)", argv[i]);
 	return v;
 }
@@ -87,7 +62,8 @@ uint64_t el_arg_size(const struct el_bench *b, int argc, char **argv, int i, uin
 
 	if (i >= argc)
 		return def;
-	if (parse_scaled(argv[i], "KMG", 1024, &v) && parse_scaled(argv[i], "kmg", 1024, &v))
+	if (el_parse_scaled(argv[i], "KMG", 1024, &v) &&
+	    el_parse_scaled(argv[i], "kmg", 1024, &v))
 		el_usage_error(b, "'%s' is not a size (digits, optional K, M or G)", argv[i]);
 	return v;
 }

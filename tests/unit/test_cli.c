@@ -115,3 +115,26 @@ Test(cli, vmm_knobs_are_not_the_users)
 	cr_expect_eq(request_check_append("pti=on el.events=0x3c"), 1);
 	cr_expect_eq(request_check_append("pti=on"), 0);
 }
+
+/* The benchmarks' argument syntax (guest/lib/bench.c and vmm/bench_iter.c share it). */
+Test(parse_num, scaled)
+{
+	uint64_t v = 7;
+
+	cr_assert_eq(el_parse_scaled("16M", "KMG", 1024, &v), 0);
+	cr_assert_eq(v, 16ull << 20);
+	cr_assert_eq(el_parse_scaled("1k", "kMG", 1000, &v), 0);
+	cr_assert_eq(v, 1000);
+	cr_assert_eq(el_parse_scaled("3G", "kMG", 1000, &v), 0);
+	cr_assert_eq(v, 3000000000ull);
+	cr_assert_eq(el_parse_scaled("42", "kMG", 1000, &v), 0);
+	cr_assert_eq(v, 42);
+	v = 7;
+	cr_assert_eq(el_parse_scaled("16m", "KMG", 1024, &v), -1);
+	cr_assert_eq(el_parse_scaled("1MB", "KMG", 1024, &v), -1);
+	cr_assert_eq(el_parse_scaled("-1", "kMG", 1000, &v), -1);
+	cr_assert_eq(el_parse_scaled("", "kMG", 1000, &v), -1);
+	cr_assert_eq(el_parse_scaled("99999999999999999999", "kMG", 1000, &v), -1);
+	cr_assert_eq(el_parse_scaled("20000000000G", "KMG", 1024, &v), -1);
+	cr_assert_eq(v, 7, "a refused argument leaves the output alone");
+}
