@@ -69,8 +69,8 @@ void console_put(struct el_loop *l, char ch);
 void console_finish(struct el_loop *l);
 void console_free(struct el_console *c);
 
-/* Validates a report copied out of the guest; -1 with the bad field named in err. */
-int hcall_report_check(const struct el_report *r, char *err, size_t errlen);
+/* Report validation (hcall_report_check, report_check): report_check.h. */
+#include "report_check.h"
 
 /* Exception mnemonic ("#PF") from include/entrylab/exceptions.def; NULL for reserved and >= 32. */
 const char *x86_vector_name(uint32_t vector);

@@ -48,7 +48,7 @@ Test(failures, kernel_exception)
 
 Test(failures, unknown_port)
 {
-	expect_failure("badport", 123, "guest-crash", "0x1234");
+	expect_failure("badport", 123, "guest-bad-io", "0x1234");
 }
 
 Test(failures, bad_knob_refused_before_boot)
