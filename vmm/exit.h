@@ -55,6 +55,13 @@ double loop_ms(const struct el_loop *l);
 void exit_loop_run(struct el_loop *l);
 const char *kvm_exit_name(uint32_t reason);
 
+/* Failures, classed guest-crash or vmm-error by who caused them (exit_fault.c). */
+void exit_hlt(struct el_loop *l);
+void exit_shutdown(struct el_loop *l);
+void exit_system_event(struct el_loop *l);
+void exit_fail_entry(struct el_loop *l);
+void exit_internal_error(struct el_loop *l);
+
 /* KVM_EXIT_IO: dispatches by port (exit_io.c). */
 void exit_io(struct el_loop *l);
 
