@@ -29,6 +29,10 @@ enum el_test_crash {
 	EL_CRASH_HANG,   /* spin with interrupts off */
 	EL_CRASH_UD,     /* ud2 in the kernel: exception report and panic exit */
 	EL_CRASH_BADPORT,/* OUT to a port nobody handles */
+	EL_CRASH_SYSENTER, /* SYSENTER with IA32_SYSENTER_CS 0 */
+	EL_CRASH_ICEBP,    /* ICEBP (INT1, 0xf1) */
+	EL_CRASH_BADIDT,   /* INT 0x80 through an IDT of garbage */
+	EL_CRASH_MMIO_EXEC,/* a jump to physical memory with no RAM and no device (MMIO) */
 };
 
 struct el_cmdline {

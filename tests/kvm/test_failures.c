@@ -36,6 +36,58 @@ Test(failures, triple_fault)
 	expect_failure("triple", 122, "guest-crash", "triple fault");
 }
 
+/*
+ * Each is the guest's doing, so guest-crash whatever this KVM makes of it
+ * (an exception, a triple fault, an emulation failure): never vmm-error.
+ */
+static void expect_guest_crash(const char *crash, const char *const needles[])
+{
+	struct el_proc p;
+	const char *out = tmp_output("guest-crash.jsonl");
+	char append[64];
+	struct json_object *rec;
+	const char *detail;
+	bool named = false;
+
+	snprintf(append, sizeof(append), "test.crash=%s", crash);
+	entrylab(&p, "run", "--append", append, "--timeout", "30", "-o", out, NULL);
+	cr_expect_eq(p.status, 122, "%s: want exit 122, got %d: %s", crash, p.status, p.err);
+	rec = last_record(out);
+	cr_assert(rec, "%s: no record written", crash);
+	cr_expect_str_eq(jstr(rec, "status"), "guest-crash");
+	detail = jstr(rec, "detail");
+	for (unsigned i = 0; needles[i] && detail; i++)
+		named |= strstr(detail, needles[i]) != NULL;
+	cr_expect(named, "%s: detail '%s' names neither the exception nor the exit", crash,
+		  detail);
+	json_object_put(rec);
+	proc_free(&p);
+}
+
+Test(failures, sysenter_msr_zero_is_guest_crash)
+{
+	expect_guest_crash("sysenter", (const char *const[]){"SYSENTER", "vector 13", "vector 6",
+							      "KVM_EXIT_SHUTDOWN", NULL});
+}
+
+Test(failures, icebp_is_guest_crash)
+{
+	expect_guest_crash("icebp", (const char *const[]){"vector 1", "vector 6", "ICEBP",
+							   "KVM_EXIT_SHUTDOWN", NULL});
+}
+
+Test(failures, int_through_garbage_idt_is_guest_crash)
+{
+	expect_guest_crash("badidt", (const char *const[]){"KVM_EXIT_SHUTDOWN", "delivering",
+							    "vector", NULL});
+}
+
+Test(failures, jump_into_mmio_is_guest_crash)
+{
+	expect_guest_crash("mmio-exec", (const char *const[]){"emulation failure", "vector 14",
+							       "KVM_EXIT_SHUTDOWN", NULL});
+}
+
 Test(failures, hang_times_out)
 {
 	expect_failure("hang", 124, "timeout", "5");
