@@ -9,6 +9,10 @@
  *   icebp    ICEBP (INT1): #DB in the kernel
  *   badidt   INT 0x80 through an IDT whose every byte is garbage
  *   mmio-exec  a call to code at a physical address with no RAM behind it
+ *   report-backwards   both region markers, then a RUN report whose region
+ *                      ends before it begins, with counts of 2^64-1
+ *   report-unmarked    a RUN report with a valid region, no markers sent
+ *   report-boot-twice  the BOOT report again
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/desc.h"
@@ -19,6 +23,7 @@
 #include "mm/layout.h"
 #include "mm/paging.h"
 #include "mm/pgtable.h"
+#include "report.h"
 
 #define CRASH_BAD_PORT 0x1234
 #define CRASH_MSR_SYSENTER_CS 0x174u
@@ -80,6 +85,23 @@ static void crash_mmio_exec(void)
 	((void (*)(void))va)();
 }
 
+static void crash_report_backwards(void)
+{
+	static const struct el_region r = {.tsc_begin = 9, .tsc_end = 5, .syscalls = ~0ull,
+					   .page_faults = ~0ull, .interrupts = ~0ull, .valid = 1};
+
+	outl(EL_PORT_HCALL + EL_HC_REGION_BEGIN, 0);
+	outl(EL_PORT_HCALL + EL_HC_REGION_END, 0);
+	report_send_run(&r, 0, 0);
+}
+
+static void crash_report_unmarked(void)
+{
+	static const struct el_region r = {.tsc_begin = 9, .tsc_end = 10, .valid = 1};
+
+	report_send_run(&r, 0, 0);
+}
+
 static const struct {
 	const char *name;
 	crash_fn *fn;
@@ -92,6 +114,9 @@ static const struct {
 	[EL_CRASH_ICEBP] = {"ICEBP", crash_icebp},
 	[EL_CRASH_BADIDT] = {"INT 0x80 through a garbage IDT", crash_badidt},
 	[EL_CRASH_MMIO_EXEC] = {"a jump into MMIO", crash_mmio_exec},
+	[EL_CRASH_REPORT_BACKWARDS] = {"a region running backwards", crash_report_backwards},
+	[EL_CRASH_REPORT_UNMARKED] = {"a region without markers", crash_report_unmarked},
+	[EL_CRASH_REPORT_BOOT_TWICE] = {"the BOOT report twice", report_send},
 };
 
 void crash_run(enum el_test_crash how)

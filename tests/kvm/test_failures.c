@@ -88,6 +88,23 @@ Test(failures, jump_into_mmio_is_guest_crash)
 							       "KVM_EXIT_SHUTDOWN", NULL});
 }
 
+/* Reports that are well-formed but inconsistent: guest-bad-io naming the field (issue 10). */
+Test(failures, report_region_backwards)
+{
+	expect_failure("report-backwards", 123, "guest-bad-io",
+		       "RUN report: region.tsc_end 5 < tsc_begin 9");
+}
+
+Test(failures, report_region_without_markers)
+{
+	expect_failure("report-unmarked", 123, "guest-bad-io", "saw no EL_HC_REGION_BEGIN");
+}
+
+Test(failures, report_boot_twice)
+{
+	expect_failure("report-boot-twice", 123, "guest-bad-io", "BOOT report sent twice");
+}
+
 Test(failures, hang_times_out)
 {
 	expect_failure("hang", 124, "timeout", "5");
