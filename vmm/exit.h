@@ -51,6 +51,12 @@ void loop_stop(struct el_loop *l, enum el_run_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 double loop_ms(const struct el_loop *l);
 
+/*
+ * Handles the exit in l->vm->run (one table lookup by exit reason).  Needs
+ * no vCPU: a fuzzer or a unit test can feed it a recorded kvm_run.
+ */
+void exit_dispatch(struct el_loop *l);
+
 /* Runs the vCPU until a handler or the timeout stops it. */
 void exit_loop_run(struct el_loop *l);
 const char *kvm_exit_name(uint32_t reason);

@@ -71,7 +71,7 @@ static void (*const exit_handlers[])(struct el_loop *) = {
 	[KVM_EXIT_SYSTEM_EVENT] = exit_system_event,
 };
 
-static void exit_dispatch(struct el_loop *l)
+void exit_dispatch(struct el_loop *l)
 {
 	uint32_t reason = l->vm->run->exit_reason;
 	void (*fn)(struct el_loop *) = NULL;

@@ -130,3 +130,63 @@ Test(insn_name, names)
 	cr_expect_null(insn_name((const uint8_t[]){0xcd}, 1, buf, sizeof(buf)), "INT without imm");
 	cr_expect_null(insn_name(NULL, 0, buf, sizeof(buf)));
 }
+
+/* exit_dispatch() on recorded exits, no vCPU: the class comes from the table. */
+static union {
+	struct kvm_run run;
+	uint8_t page[4096];
+} page;
+
+static void fake_page(void)
+{
+	memset(&page, 0, sizeof(page));
+	memset(&res, 0, sizeof(res));
+	vm = (struct el_vm){.kvm_fd = -1, .vm_fd = -1, .vcpu_fd = -1, .run = &page.run,
+			    .run_size = sizeof(page)};
+	loop = (struct el_loop){.vm = &vm, .res = &res};
+	res.exits_total = 5;
+}
+
+TestSuite(exit_dispatch, .init = fake_page);
+
+Test(exit_dispatch, mmio_is_guest_bad_io)
+{
+	page.run.exit_reason = KVM_EXIT_MMIO;
+	page.run.mmio.phys_addr = 0xd0000000;
+	page.run.mmio.len = 4;
+	exit_dispatch(&loop);
+	expect(EL_RUN_GUEST_BAD_IO, "0xd0000000");
+}
+
+Test(exit_dispatch, unknown_port_is_guest_bad_io)
+{
+	page.run.exit_reason = KVM_EXIT_IO;
+	page.run.io.direction = KVM_EXIT_IO_OUT;
+	page.run.io.size = 1;
+	page.run.io.count = 1;
+	page.run.io.port = 0x1234;
+	page.run.io.data_offset = 2048;
+	exit_dispatch(&loop);
+	expect(EL_RUN_GUEST_BAD_IO, "unknown I/O port 0x1234");
+}
+
+Test(exit_dispatch, io_data_outside_the_run_page_is_vmm_error)
+{
+	page.run.exit_reason = KVM_EXIT_IO;
+	page.run.io.size = 4;
+	page.run.io.count = 1000000;
+	page.run.io.data_offset = 2048;
+	exit_dispatch(&loop);
+	expect(EL_RUN_VMM_ERROR, "outside the run page");
+}
+
+Test(exit_dispatch, shutdown_and_unknown_reasons)
+{
+	page.run.exit_reason = KVM_EXIT_SHUTDOWN;
+	exit_dispatch(&loop);
+	expect(EL_RUN_GUEST_CRASH, "triple fault");
+	fake_page();
+	page.run.exit_reason = 0x7fffffff;
+	exit_dispatch(&loop);
+	expect(EL_RUN_VMM_ERROR, "no handler");
+}
