@@ -55,10 +55,10 @@ static const char *const system_events[] = {
 void exit_system_event(struct el_loop *l)
 {
 	uint32_t type = l->vm->run->system_event.type;
-	const char *name = type < sizeof(system_events) / sizeof(system_events[0]) &&
-					   system_events[type]
-				   ? system_events[type]
-				   : "unknown";
+	const char *name =
+		type < sizeof(system_events) / sizeof(system_events[0]) && system_events[type]
+			? system_events[type]
+			: "unknown";
 
 	loop_stop(l, EL_RUN_GUEST_CRASH, "KVM_EXIT_SYSTEM_EVENT: the guest caused a %s (type %u)",
 		  name, type);

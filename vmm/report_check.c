@@ -149,9 +149,10 @@ int report_check_region(const struct el_report *r, const struct el_report_seen *
 int report_check_order(const struct el_report *r, const struct el_report_seen *seen, char *err,
 		       size_t errlen)
 {
-	const char *kind = r->kind < sizeof(kind_names) / sizeof(kind_names[0]) && kind_names[r->kind]
-				   ? kind_names[r->kind]
-				   : "unknown";
+	const char *kind =
+		r->kind < sizeof(kind_names) / sizeof(kind_names[0]) && kind_names[r->kind]
+			? kind_names[r->kind]
+			: "unknown";
 
 	if (seen->have_run)
 		return ERR("%s report after the RUN report: RUN is the last one", kind);

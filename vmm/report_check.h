@@ -18,7 +18,7 @@
  * more than 8 a cycle nor clocks above 8 times its TSC rate.
  */
 #define EL_REGION_ITERS_PER_TICK 64u
-#define EL_REGION_TSC_KHZ_MAX 100000000ull /* 100 GHz */
+#define EL_REGION_TSC_KHZ_MAX    100000000ull /* 100 GHz */
 
 /* What the VMM saw before the report or marker at hand: its own account, not the guest's. */
 struct el_report_seen {

@@ -19,7 +19,10 @@ static void fake_loop(void)
 {
 	memset(&run, 0, sizeof(run));
 	memset(&res, 0, sizeof(res));
-	vm = (struct el_vm){.kvm_fd = -1, .vm_fd = -1, .vcpu_fd = -1, .run = &run,
+	vm = (struct el_vm){.kvm_fd = -1,
+			    .vm_fd = -1,
+			    .vcpu_fd = -1,
+			    .run = &run,
 			    .run_size = sizeof(run)};
 	loop = (struct el_loop){.vm = &vm, .res = &res};
 	res.exits_total = 5;
@@ -110,12 +113,9 @@ Test(insn_name, names)
 		size_t len;
 		const char *name;
 	} cases[] = {
-		{{0x0f, 0x34}, 2, "SYSENTER"},
-		{{0xf1}, 1, "ICEBP (INT1)"},
-		{{0xcd, 0x80}, 2, "INT 0x80"},
-		{{0x48, 0x0f, 0x07}, 3, "SYSRET"},
-		{{0x66, 0x67, 0xef}, 3, "OUT"},
-		{{0x0f, 0x01, 0xd9}, 3, "VMMCALL"},
+		{{0x0f, 0x34}, 2, "SYSENTER"},  {{0xf1}, 1, "ICEBP (INT1)"},
+		{{0xcd, 0x80}, 2, "INT 0x80"},  {{0x48, 0x0f, 0x07}, 3, "SYSRET"},
+		{{0x66, 0x67, 0xef}, 3, "OUT"}, {{0x0f, 0x01, 0xd9}, 3, "VMMCALL"},
 	};
 	char buf[32];
 
@@ -141,7 +141,10 @@ static void fake_page(void)
 {
 	memset(&page, 0, sizeof(page));
 	memset(&res, 0, sizeof(res));
-	vm = (struct el_vm){.kvm_fd = -1, .vm_fd = -1, .vcpu_fd = -1, .run = &page.run,
+	vm = (struct el_vm){.kvm_fd = -1,
+			    .vm_fd = -1,
+			    .vcpu_fd = -1,
+			    .run = &page.run,
 			    .run_size = sizeof(page)};
 	loop = (struct el_loop){.vm = &vm, .res = &res};
 	res.exits_total = 5;

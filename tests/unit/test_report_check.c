@@ -24,11 +24,15 @@ static void good_run(void)
 	r.kind = EL_REPORT_RUN;
 	memset(r.config, EL_CONFIG_UNSET, sizeof(r.config));
 	memset(r.requested, EL_CONFIG_UNSET, sizeof(r.requested));
-	r.region = (struct el_region){.tsc_begin = 9000, .tsc_end = 10000, .tsc_khz = 2000000,
-				      .syscalls = 100, .page_faults = 3, .interrupts = 1,
-				      .iterations = 100, .valid = 1};
-	seen = (struct el_report_seen){.have_boot = true, .region_begun = true,
-				       .region_ended = true};
+	r.region = (struct el_region){.tsc_begin = 9000,
+				      .tsc_end = 10000,
+				      .tsc_khz = 2000000,
+				      .syscalls = 100,
+				      .page_faults = 3,
+				      .interrupts = 1,
+				      .iterations = 100,
+				      .valid = 1};
+	seen = (struct el_report_seen){.have_boot = true, .region_begun = true, .region_ended = true};
 	err[0] = '\0';
 }
 
@@ -36,8 +40,7 @@ TestSuite(report_check, .init = good_run);
 
 static void bad(const char *needle)
 {
-	cr_assert_neq(report_check(&r, &seen, err, sizeof(err)), 0, "accepted: want \"%s\"",
-		      needle);
+	cr_assert_neq(report_check(&r, &seen, err, sizeof(err)), 0, "accepted: want \"%s\"", needle);
 	cr_assert(strstr(err, needle), "\"%s\" does not name \"%s\"", err, needle);
 }
 
@@ -46,7 +49,10 @@ static void good(void)
 	cr_assert_eq(report_check(&r, &seen, err, sizeof(err)), 0, "%s", err);
 }
 
-Test(report_check, good_run_report) { good(); }
+Test(report_check, good_run_report)
+{
+	good();
+}
 
 Test(report_check, region_backwards)
 {
