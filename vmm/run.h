@@ -36,7 +36,7 @@ const char *exit_io_device_name(unsigned i);
 
 enum el_run_status {
 	EL_RUN_OK,           /* guest exited through the exit port with a status */
-	EL_RUN_GUEST_CRASH,  /* the guest did it: triple fault, panic, undeliverable exception, emulation failure */
+	EL_RUN_GUEST_CRASH,  /* the guest did it: triple fault, panic, emulation failure */
 	EL_RUN_GUEST_BAD_IO, /* unknown port/MMIO, malformed hypercall, malformed or inconsistent report */
 	EL_RUN_TIMEOUT,
 	EL_RUN_VMM_ERROR,    /* the VMM or KVM: ioctl failure, first entry refused, KVM-internal error */
