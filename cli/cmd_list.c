@@ -33,7 +33,8 @@ static const struct {
 	const char *name, *values, *help;
 } other_knobs[] = {
 	{"init", "PATH", "program the guest runs as /init"},
-	{"test.crash", "none|triple|hang|ud|badport",
+	{"test.crash", "none|triple|hang|ud|badport|sysenter|icebp|badidt|mmio-exec|"
+			"report-backwards|report-unmarked|report-boot-twice",
 	 "make the guest kernel fail on purpose (tests of the VMM)"},
 	{"el.tsc_khz", "N", "set by entrylab: the TSC rate in kHz, so the guest skips its PIT "
 			    "calibration (run: KVM_GET_TSC_KHZ; trace: 1000000, -icount's 1 GHz)"},

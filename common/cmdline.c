@@ -19,7 +19,10 @@
 const char *const el_cmdline_other_knobs[] = {"init", "test.crash", "el.tsc_khz", "el.epoch_ns",
 					       "el.events", 0};
 
-static const char *const crash_values[] = {"none", "triple", "hang", "ud", "badport", 0};
+static const char *const crash_values[] = {"none", "triple", "hang", "ud", "badport",
+					     "sysenter", "icebp", "badidt", "mmio-exec",
+					     "report-backwards", "report-unmarked",
+					     "report-boot-twice", 0};
 
 struct token {
 	const char *key;

@@ -51,9 +51,22 @@ void loop_stop(struct el_loop *l, enum el_run_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 double loop_ms(const struct el_loop *l);
 
+/*
+ * Handles the exit in l->vm->run (one table lookup by exit reason).  Needs
+ * no vCPU: a fuzzer or a unit test can feed it a recorded kvm_run.
+ */
+void exit_dispatch(struct el_loop *l);
+
 /* Runs the vCPU until a handler or the timeout stops it. */
 void exit_loop_run(struct el_loop *l);
 const char *kvm_exit_name(uint32_t reason);
+
+/* Failures, classed guest-crash or vmm-error by who caused them (exit_fault.c). */
+void exit_hlt(struct el_loop *l);
+void exit_shutdown(struct el_loop *l);
+void exit_system_event(struct el_loop *l);
+void exit_fail_entry(struct el_loop *l);
+void exit_internal_error(struct el_loop *l);
 
 /* KVM_EXIT_IO: dispatches by port (exit_io.c). */
 void exit_io(struct el_loop *l);
@@ -69,8 +82,8 @@ void console_put(struct el_loop *l, char ch);
 void console_finish(struct el_loop *l);
 void console_free(struct el_console *c);
 
-/* Validates a report copied out of the guest; -1 with the bad field named in err. */
-int hcall_report_check(const struct el_report *r, char *err, size_t errlen);
+/* Report validation (hcall_report_check, report_check): report_check.h. */
+#include "report_check.h"
 
 /* Exception mnemonic ("#PF") from include/entrylab/exceptions.def; NULL for reserved and >= 32. */
 const char *x86_vector_name(uint32_t vector);

@@ -36,10 +36,10 @@ const char *exit_io_device_name(unsigned i);
 
 enum el_run_status {
 	EL_RUN_OK,           /* guest exited through the exit port with a status */
-	EL_RUN_GUEST_CRASH,  /* triple fault, guest kernel panic */
-	EL_RUN_GUEST_BAD_IO, /* unknown port/MMIO, malformed hypercall or report */
+	EL_RUN_GUEST_CRASH,  /* the guest did it: triple fault, panic, emulation failure */
+	EL_RUN_GUEST_BAD_IO, /* unknown port/MMIO, malformed hypercall, malformed or inconsistent report */
 	EL_RUN_TIMEOUT,
-	EL_RUN_VMM_ERROR,    /* ioctl failure, failed entry, internal error */
+	EL_RUN_VMM_ERROR,    /* the VMM or KVM: ioctl failure, first entry refused, KVM-internal error */
 	EL_RUN_UNSUPPORTED,  /* the host cannot give what the spec asks */
 };
 

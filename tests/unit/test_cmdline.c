@@ -132,9 +132,15 @@ Test(cmdline, other_knobs)
 {
 	struct el_cmdline c;
 	struct problems ps;
-	static const char *const crashes[] = {"none", "triple", "hang", "ud", "badport"};
-	static const int crash_ids[] = {EL_CRASH_NONE, EL_CRASH_TRIPLE, EL_CRASH_HANG, EL_CRASH_UD,
-					EL_CRASH_BADPORT};
+	static const char *const crashes[] = {"none",	  "triple", "hang",   "ud",
+					      "badport",  "sysenter", "icebp", "badidt",
+					      "mmio-exec", "report-backwards", "report-unmarked",
+					      "report-boot-twice"};
+	static const int crash_ids[] = {EL_CRASH_NONE,	   EL_CRASH_TRIPLE, EL_CRASH_HANG,
+					EL_CRASH_UD,	   EL_CRASH_BADPORT, EL_CRASH_SYSENTER,
+					EL_CRASH_ICEBP,	   EL_CRASH_BADIDT, EL_CRASH_MMIO_EXEC,
+					EL_CRASH_REPORT_BACKWARDS, EL_CRASH_REPORT_UNMARKED,
+					EL_CRASH_REPORT_BOOT_TWICE};
 
 	cr_assert_eq(parse("init=/bin/bench el.tsc_khz=2994375", &c, &ps), 0);
 	cr_assert_str_eq(c.init, "/bin/bench");

@@ -67,7 +67,7 @@ Test(record, failures_map_to_codes)
 		int code;
 	} cases[] = {
 		{EL_RUN_GUEST_CRASH, "guest-crash", EL_EXIT_GUEST_CRASH},
-		{EL_RUN_GUEST_BAD_IO, "guest-crash", EL_EXIT_GUEST_BAD_IO},
+		{EL_RUN_GUEST_BAD_IO, "guest-bad-io", EL_EXIT_GUEST_BAD_IO},
 		{EL_RUN_TIMEOUT, "timeout", EL_EXIT_TIMEOUT},
 		{EL_RUN_VMM_ERROR, "vmm-error", EL_EXIT_VMM},
 		{EL_RUN_UNSUPPORTED, "unsupported", EL_EXIT_UNSUPPORTED},

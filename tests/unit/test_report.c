@@ -1,4 +1,4 @@
-/* Validation of guest reports (vmm/dev/hcall.c): a malformed report names its bad field. */
+/* Validation of guest reports (vmm/report_check.c): a malformed report names its bad field. */
 #include <criterion/criterion.h>
 #include <string.h>
 

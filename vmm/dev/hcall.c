@@ -1,79 +1,33 @@
 /*
  * Hypercalls: a 32-bit OUT to EL_PORT_HCALL + nr whose value is the
  * guest-physical address of the argument.  Reports are copied out through
- * the checked translator and validated field by field before anything of
- * theirs is believed.
+ * the checked translator and validated (report_check.c: shape, order,
+ * consistency with the markers this loop saw) before anything of theirs is
+ * believed.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "entrylab/knobs.h"
 #include "exit.h"
 #include "hostout.h"
+#include "report_check.h"
 
-#define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
-
-static unsigned config_nr_values(unsigned item)
+/* What this run's loop saw so far, for report_check(). */
+static struct el_report_seen hcall_seen(const struct el_loop *l)
 {
-	unsigned n = 0;
-
-	while (el_config[item].values[n])
-		n++;
-	return n;
-}
-
-static int config_check(const uint8_t *vals, const char *field, char *err, size_t errlen)
-{
-	for (unsigned i = 0; i < EL_CFG_COUNT; i++) {
-		uint8_t v = vals[i];
-
-		if (v < config_nr_values(i) || v == EL_CONFIG_UNAVAILABLE || v == EL_CONFIG_UNSET)
-			continue;
-		return ERR("report %s[%u] (%s) = %u is not a value of %s", field, i,
-			   el_config[i].key, v, el_config[i].key);
-	}
-	return 0;
-}
-
-int hcall_report_check(const struct el_report *r, char *err, size_t errlen)
-{
-	if (r->magic != EL_REPORT_MAGIC)
-		return ERR("report magic 0x%08x is not EL_REPORT_MAGIC 0x%08x", r->magic,
-			   EL_REPORT_MAGIC);
-	if (r->abi_version != EL_ABI_VERSION)
-		return ERR("report abi_version %u, but this entrylab speaks %u: rebuild the guest "
-			   "kernel with this tree",
-			   r->abi_version, EL_ABI_VERSION);
-	if (r->size != sizeof(*r))
-		return ERR("report size %u is not sizeof(struct el_report) = %zu", r->size,
-			   sizeof(*r));
-	if (r->kind != EL_REPORT_BOOT && r->kind != EL_REPORT_RUN)
-		return ERR("report kind %u is neither BOOT (%u) nor RUN (%u)", r->kind,
-			   EL_REPORT_BOOT, EL_REPORT_RUN);
-	if (r->nr_counters > EL_MAX_COUNTERS)
-		return ERR("report nr_counters %u exceeds EL_MAX_COUNTERS (%u)", r->nr_counters,
-			   EL_MAX_COUNTERS);
-	for (uint32_t i = 0; i < r->nr_counters; i++) {
-		if (r->counters[i].status > EL_COUNTER_NOT_COUNTED)
-			return ERR("report counters[%u].status %u is not a counter status", i,
-				   r->counters[i].status);
-		if (r->markers[i].status > EL_COUNTER_NOT_COUNTED)
-			return ERR("report markers[%u].status %u is not a counter status", i,
-				   r->markers[i].status);
-	}
-	if (r->pmu.kind >= EL_PMU_KIND_COUNT)
-		return ERR("report pmu.kind %u is not a PMU kind (< %u)", r->pmu.kind,
-			   (unsigned)EL_PMU_KIND_COUNT);
-	if (config_check(r->config, "config", err, errlen) ||
-	    config_check(r->requested, "requested", err, errlen))
-		return -1;
-	return 0;
+	return (struct el_report_seen){
+		.have_boot = l->res->have_boot,
+		.have_run = l->res->have_run,
+		.region_begun = l->res->region_begun,
+		.region_ended = l->res->region_ended,
+	};
 }
 
 static void hc_report(struct el_loop *l, uint32_t gpa)
 {
 	const void *src = el_gpa(l->vm, gpa, sizeof(struct el_report));
+	struct el_report_seen seen = hcall_seen(l);
 	struct el_report r;
 	char why[256];
 
@@ -84,7 +38,7 @@ static void hc_report(struct el_loop *l, uint32_t gpa)
 		return;
 	}
 	memcpy(&r, src, sizeof(r)); /* validate our copy, not memory the guest owns */
-	if (hcall_report_check(&r, why, sizeof(why))) {
+	if (report_check(&r, &seen, why, sizeof(why))) {
 		loop_stop(l, EL_RUN_GUEST_BAD_IO, "EL_HC_REPORT at 0x%x: %s", gpa, why);
 		return;
 	}
@@ -137,9 +91,23 @@ static void hc_write(struct el_loop *l, uint32_t gpa)
 	hostout_write(w.fd == 2 || l->spec->program_output_to_stderr ? 2 : 1, buf, w.len);
 }
 
+/* A region marker out of order (before BOOT, after RUN, END without BEGIN) stops the run. */
+static bool hc_marker_ok(struct el_loop *l, unsigned nr)
+{
+	struct el_report_seen seen = hcall_seen(l);
+	char why[256];
+
+	if (!report_check_marker(nr, &seen, why, sizeof(why)))
+		return true;
+	loop_stop(l, EL_RUN_GUEST_BAD_IO, "%s", why);
+	return false;
+}
+
 static void hc_region_begin(struct el_loop *l, uint32_t arg)
 {
 	(void)arg;
+	if (!hc_marker_ok(l, EL_HC_REGION_BEGIN))
+		return;
 	l->res->region_begun = true;
 	l->res->region_ended = false;
 	l->region_start = l->res->exits_total;
@@ -148,10 +116,8 @@ static void hc_region_begin(struct el_loop *l, uint32_t arg)
 static void hc_region_end(struct el_loop *l, uint32_t arg)
 {
 	(void)arg;
-	if (!l->res->region_begun || l->res->region_ended) {
-		loop_stop(l, EL_RUN_GUEST_BAD_IO, "EL_HC_REGION_END without a REGION_BEGIN before it");
+	if (!hc_marker_ok(l, EL_HC_REGION_END))
 		return;
-	}
 	/* Exits strictly between the two markers: neither marker counts. */
 	l->res->region_exits = l->res->exits_total - 1 - l->region_start;
 	l->res->region_ended = true;
