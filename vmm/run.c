@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "events.h"
 #include "exit.h"
@@ -146,6 +147,14 @@ static int run_setup(struct run_ctx *c)
 	return 0;
 }
 
+/* This process's peak resident set (ru_maxrss, KiB): guest memory touched plus the VMM's own. */
+static long run_peak_rss_kb(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_maxrss;
+}
+
 void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));
@@ -172,6 +181,7 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 	hostout_flush(); /* the program's output before anything we print next */
 	vm_destroy(&c->vm);
 	res->wall_ms = loop_ms(&c->loop);
+	res->peak_rss_kb = run_peak_rss_kb();
 	free(c);
 }
 
