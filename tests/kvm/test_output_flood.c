@@ -7,9 +7,14 @@
  * runner (about 2 KB/s of COM1): the cap itself is tests/unit/test_text_keep.c's.
  */
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "host_io.h"
@@ -89,4 +94,67 @@ Test(output_flood, stdout_flood_arrives_and_is_counted)
 	cr_log_info("stdout flood of 256 KiB: VMM peak RSS %lld KiB", rss);
 	json_object_put(rec);
 	proc_free(&p);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * `entrylab run --timeout 5 --exec flood stdout 512M | (sleep 100)`: the
+ * reader never reads.  entrylab must return within 6 s, with a record
+ * saying timeout and how much output it dropped.  Natively this is
+ * vmm/hostout.c's deadline; under the nested runner the outer entrylab's
+ * copy of the inner's stdout to its own must keep the deadline too
+ * (harness/nested/, chan_stdout): until it does, this test fails there.
+ */
+Test(output_flood, stalled_stdout_ends_at_the_deadline, .timeout = 180)
+{
+	const char *out = tmp_output("stalled.jsonl");
+	const double limit = 6.0; /* issue 13's must-show, nested runner or not */
+	struct json_object *rec;
+	int p[2], status = -1;
+	double t0, t;
+	pid_t pid;
+
+	cr_assert_eq(pipe(p), 0);
+	t0 = now_s();
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(p[1], 1);
+		dup2(null, 2);
+		close(p[0]);
+		execl(EL_ENTRYLAB, EL_ENTRYLAB, "run", "--timeout", "5", "-o", out, "--exec", FLOOD,
+		      "stdout", "512M", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	/* Never read p[0]: the pipe stays full. */
+	while (waitpid(pid, &status, WNOHANG) == 0 && now_s() - t0 < limit + 20)
+		usleep(100000);
+	t = now_s() - t0;
+	if (waitpid(pid, &status, WNOHANG) == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	close(p[0]);
+	cr_expect_lt(t, limit, "entrylab returned after %.1f s with its stdout stalled; "
+		     "--timeout 5 allows %.0f s", t, limit);
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 124, "exit status 0x%x, want 124",
+		  status);
+	rec = last_record(out);
+	cr_assert(rec, "no record after a stalled stdout");
+	cr_expect_str_eq(jstr(rec, "status"), "timeout");
+	cr_expect_gt(json_object_get_int64(jget(rec, "vmm.program_output.dropped")), 0,
+		     "%s", jstr(rec, "detail"));
+	cr_log_info("stalled stdout: %.1f s, VMM peak RSS %lld KiB", t,
+		    (long long)json_object_get_int64(jget(rec, "vmm.peak_rss_kb")));
+	json_object_put(rec);
 }
