@@ -12,7 +12,7 @@
  * Sanitised text is at most 3 bytes per byte kept, so a record stays < 4 MB. */
 #define EL_OUTPUT_HEAD (64u << 10)
 #define EL_OUTPUT_TAIL ((1u << 20) - EL_OUTPUT_HEAD)
-#define EL_OUTPUT_CAP (EL_OUTPUT_HEAD + EL_OUTPUT_TAIL)
+#define EL_OUTPUT_CAP  (EL_OUTPUT_HEAD + EL_OUTPUT_TAIL)
 
 /* Program output queued per host fd before the vCPU waits for the reader. */
 #define EL_HOSTOUT_QUEUE_CAP (1u << 20)

@@ -13,10 +13,10 @@
 
 struct text_keep {
 	size_t head_cap, tail_cap;
-	char *head, *tail;  /* tail: a ring, tail_pos the next byte to overwrite */
+	char *head, *tail; /* tail: a ring, tail_pos the next byte to overwrite */
 	size_t head_len, tail_len, tail_pos;
-	uint64_t total;     /* every byte put */
-	bool failed;        /* no memory: later bytes only counted */
+	uint64_t total; /* every byte put */
+	bool failed;    /* no memory: later bytes only counted */
 };
 
 void text_keep_init(struct text_keep *k, size_t head_cap, size_t tail_cap);

@@ -114,7 +114,8 @@ size_t text_escape_terminal(const char *s, size_t len, char *out, size_t outcap)
 		if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f))
 			ok = 1;
 		else if (c < 0x80 || c == 0xc2) /* C0, DEL and C1 (U+0080..U+009F) are escaped */
-			ok = c == 0xc2 && len - i > 1 && p[i + 1] >= 0xa0 && p[i + 1] <= 0xbf ? 2 : 0;
+			ok = c == 0xc2 && len - i > 1 && p[i + 1] >= 0xa0 && p[i + 1] <= 0xbf ? 2
+											      : 0;
 		else
 			ok = utf8_valid(p + i, len - i, &bad);
 		if (o + (ok ? ok : 4) >= outcap)

@@ -145,15 +145,17 @@ Test(output_flood, stalled_stdout_ends_at_the_deadline, .timeout = 180)
 		waitpid(pid, &status, 0);
 	}
 	close(p[0]);
-	cr_expect_lt(t, limit, "entrylab returned after %.1f s with its stdout stalled; "
-		     "--timeout 5 allows %.0f s", t, limit);
+	cr_expect_lt(t, limit,
+		     "entrylab returned after %.1f s with its stdout stalled; "
+		     "--timeout 5 allows %.0f s",
+		     t, limit);
 	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 124, "exit status 0x%x, want 124",
 		  status);
 	rec = last_record(out);
 	cr_assert(rec, "no record after a stalled stdout");
 	cr_expect_str_eq(jstr(rec, "status"), "timeout");
-	cr_expect_gt(json_object_get_int64(jget(rec, "vmm.program_output.dropped")), 0,
-		     "%s", jstr(rec, "detail"));
+	cr_expect_gt(json_object_get_int64(jget(rec, "vmm.program_output.dropped")), 0, "%s",
+		     jstr(rec, "detail"));
 	cr_log_info("stalled stdout: %.1f s, VMM peak RSS %lld KiB", t,
 		    (long long)json_object_get_int64(jget(rec, "vmm.peak_rss_kb")));
 	json_object_put(rec);

@@ -41,7 +41,8 @@ Test(text_keep, over_the_cap_keeps_head_and_newest_tail)
 		cr_expect_eq(k.total, strlen(in));
 		cr_expect_eq(text_keep_dropped(&k), strlen(in) - 12);
 		s = text_keep_finish(&k, &n);
-		snprintf(want, sizeof(want), "HEAD\n[entrylab: 18 bytes of output dropped here; "
+		snprintf(want, sizeof(want),
+			 "HEAD\n[entrylab: 18 bytes of output dropped here; "
 			 "kept the first 4 and the newest 8]\nstuvwxyz");
 		cr_expect_str_eq(s, want, "pass %d: %s", pass, s);
 		cr_expect_eq(n, strlen(want));

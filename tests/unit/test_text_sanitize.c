@@ -26,27 +26,31 @@ static void expect(const char *in, size_t len, const char *want, uint64_t want_r
 Test(text_sanitize, plain_text_and_utf8_pass_through)
 {
 	expect("hello\n\tworld\r\n", 14, "hello\n\tworld\r\n", 0);
-	expect("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 0);
+	expect("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 14,
+	       "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", 0);
 	expect("\xf4\x8f\xbf\xbf", 4, "\xf4\x8f\xbf\xbf", 0); /* U+10FFFF, the last code point */
 }
 
 Test(text_sanitize, nul_and_controls_become_control_pictures)
 {
-	expect("a\0b", 3, "a\xe2\x90\x80" "b", 1);               /* U+2400 */
-	expect("\x1b[31mred", 8, "\xe2\x90\x9b[31mred", 1);      /* ESC -> U+241B */
-	expect("\x07\x7f", 2, "\xe2\x90\x87\xe2\x90\xa1", 2);      /* BEL, DEL -> U+2421 */
+	expect("a\0b", 3,
+	       "a\xe2\x90\x80"
+	       "b",
+	       1);                                            /* U+2400 */
+	expect("\x1b[31mred", 8, "\xe2\x90\x9b[31mred", 1);   /* ESC -> U+241B */
+	expect("\x07\x7f", 2, "\xe2\x90\x87\xe2\x90\xa1", 2); /* BEL, DEL -> U+2421 */
 }
 
 Test(text_sanitize, ill_formed_utf8_becomes_fffd)
 {
-	expect("\xc0\xaf", 2, "\xef\xbf\xbd\xef\xbf\xbd", 2);      /* overlong '/' */
+	expect("\xc0\xaf", 2, "\xef\xbf\xbd\xef\xbf\xbd", 2);                 /* overlong '/' */
 	expect("\xe0\x80\xaf", 3, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 3); /* overlong, 3 bytes */
 	expect("\xed\xa0\x80", 3, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 3); /* surrogate D800 */
-	expect("\xf4\x90\x80\x80", 4,
-	       "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 4); /* above U+10FFFF */
-	expect("\xe2\x82x", 3, "\xef\xbf\xbdx", 1);                /* truncated: one U+FFFD */
-	expect("ab\xf0\x9f\x98", 5, "ab\xef\xbf\xbd", 1);           /* truncated at the end */
-	expect("\x80\xbf", 2, "\xef\xbf\xbd\xef\xbf\xbd", 2);      /* stray continuations */
+	expect("\xf4\x90\x80\x80", 4, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd",
+	       4);                                            /* above U+10FFFF */
+	expect("\xe2\x82x", 3, "\xef\xbf\xbdx", 1);           /* truncated: one U+FFFD */
+	expect("ab\xf0\x9f\x98", 5, "ab\xef\xbf\xbd", 1);     /* truncated at the end */
+	expect("\x80\xbf", 2, "\xef\xbf\xbd\xef\xbf\xbd", 2); /* stray continuations */
 	expect("\xff\xfe", 2, "\xef\xbf\xbd\xef\xbf\xbd", 2);
 }
 
