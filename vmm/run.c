@@ -140,16 +140,22 @@ static double run_left_s(struct run_ctx *c)
 	return left > 1e-3 ? left : 1e-3;
 }
 
-/* The deadline for hostout's waits on a stalled reader: t0 + --timeout. */
+/*
+ * The deadline for hostout's waits on a stalled reader: t0 + --timeout, less
+ * a margin (a tenth, at most 0.5 s) so the record is written before the
+ * deadline is spent.
+ */
 static void run_deadline(struct run_ctx *c)
 {
 	struct timespec d = c->loop.t0;
 	double s = c->loop.spec->timeout_s;
+	double margin = s / 10 < 0.5 ? s / 10 : 0.5;
 
 	if (s <= 0) {
 		hostout_set_deadline(NULL);
 		return;
 	}
+	s -= margin;
 	d.tv_sec += (time_t)s;
 	d.tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
 	if (d.tv_nsec >= 1000000000L) {
@@ -173,6 +179,13 @@ static void run_drain(struct run_ctx *c)
 	hostout_take_stats(&st);
 	res->output_bytes = st.bytes;
 	res->output_dropped = st.dropped;
+	if (st.stalled && res->status == EL_RUN_TIMEOUT) {
+		size_t n = strlen(res->detail);
+
+		snprintf(res->detail + n, sizeof(res->detail) - n, "; %llu bytes of program output "
+			 "were dropped: nothing read entrylab's stdout/stderr",
+			 (unsigned long long)st.dropped);
+	}
 	if (drained || res->status != EL_RUN_OK)
 		return; /* an earlier ending keeps its status and detail */
 	res->status = EL_RUN_TIMEOUT;
