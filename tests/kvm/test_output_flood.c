@@ -4,7 +4,8 @@
  * (valid UTF-8, nothing raw), says what it replaced and how much it kept,
  * -v shows the console with controls escaped, and the VMM reports its peak
  * resident memory.  Floods beyond the cap are too slow under the nested
- * runner (about 2 KB/s of COM1): the cap itself is tests/unit/test_text_keep.c's.
+ * runner (about 2 KB/s of COM1): there the cap is tests/unit/test_text_keep.c's,
+ * end to end it is trace's (QEMU TCG, fast COM1).
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -159,4 +160,39 @@ Test(output_flood, stalled_stdout_ends_at_the_deadline, .timeout = 180)
 	cr_log_info("stalled stdout: %.1f s, VMM peak RSS %lld KiB", t,
 		    (long long)json_object_get_int64(jget(rec, "vmm.peak_rss_kb")));
 	json_object_put(rec);
+}
+
+/*
+ * `entrylab trace` of a guest flooding COM1 until --timeout kills it: under
+ * QEMU TCG the flood passes the cap within seconds.  The record keeps the
+ * head and the newest tail with the marker between, stays under 5 MB and is
+ * plain valid UTF-8.
+ */
+Test(output_flood, trace_com1_flood_is_capped)
+{
+	const char *out = tmp_output("trace.jsonl");
+	struct json_object *rec;
+	struct el_proc p;
+	size_t len = 0;
+	char err[256], *raw;
+
+	entrylab(&p, "trace", "--timeout", "20", "-o", out, "--exec", FLOOD, "com1", "100G", NULL);
+	cr_expect_eq(p.status, 124, "exit %d\n%s", p.status, p.err);
+	raw = io_read_file(out, 64u << 20, &len, err, sizeof(err));
+	cr_assert(raw, "%s", err);
+	cr_expect_lt(len, 5u << 20, "the record is %zu bytes", len);
+	free(raw);
+	expect_clean_file(out);
+	rec = last_record(out);
+	cr_assert(rec);
+	cr_expect_str_eq(jstr(rec, "status"), "timeout");
+	cr_expect(json_object_get_boolean(jget(rec, "console_info.truncated")),
+		  "a %lld-byte flood was not truncated",
+		  (long long)json_object_get_int64(jget(rec, "console_info.bytes")));
+	cr_expect_eq(json_object_get_int64(jget(rec, "console_info.kept")), EL_OUTPUT_CAP);
+	cr_expect(strstr(jstr(rec, "console"), "bytes of output dropped here"), "no marker");
+	cr_log_info("trace COM1 flood: %lld bytes written, record %zu bytes",
+		    (long long)json_object_get_int64(jget(rec, "console_info.bytes")), len);
+	json_object_put(rec);
+	proc_free(&p);
 }
