@@ -49,12 +49,13 @@ static void run_usage(FILE *f)
 		"                        metric,metric-unit (variance only with -r N > 1)\n"
 		"      --json            the same rows as JSON lines (perf stat -j keys,\n"
 		"                        plus runs, min, max); records go to -o as ever\n"
-		"      --timeout SEC     stop a guest that runs longer (default %.0f)\n"
+		"      --timeout SEC     one deadline for the whole run, the program's\n"
+		"                        output to a stalled reader included (default %.0f)\n"
 		"      --pin CPU         pin the vCPU thread\n"
 		"      --nested, --no-nested  force or forbid the nested runner\n"
 		"      --strict          a knob the vCPU cannot honour is an error\n"
 		"      --kernel FILE     boot another guest kernel image\n"
-		"  -v                    guest console on stderr\n",
+		"  -v                    guest console on stderr (control bytes as \\xHH)\n",
 		EL_DEFAULT_TIMEOUT);
 }
 

@@ -60,7 +60,7 @@ static void trace_usage(FILE *f)
 		"      --kernel FILE     boot another guest kernel image\n"
 		"      --qemu FILE       the qemu-system-x86_64 to use (default: $ENTRYLAB_QEMU,\n"
 		"                        else qemu-system-x86_64 from PATH)\n"
-		"  -v                    guest console on stderr\n",
+		"  -v                    guest console on stderr (control bytes as \\xHH)\n",
 		EL_TRACE_TIMEOUT);
 }
 

@@ -4,6 +4,7 @@
  * tables (features.def, knobs.h, selfcheck.def).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -11,8 +12,10 @@
 #include "entrylab/knobs.h"
 #include "entrylab/selfcheck.h"
 #include "hostout.h"
+#include "output_cap.h"
 #include "record.h"
 #include "status.h"
+#include "text_sanitize.h"
 
 static const struct {
 	const char *name;
@@ -225,8 +228,43 @@ static struct json_object *vmm_obj(const struct el_run_result *res)
 	put(o, "wall_ms", json_object_new_double(res->wall_ms));
 	put(o, "tsc_khz", json_object_new_int64((int64_t)res->tsc_khz));
 	put(o, "output", json_object_new_string(hostout_backend()));
+	put(o, "peak_rss_kb", res->peak_rss_kb ? json_object_new_int64(res->peak_rss_kb) : NULL);
+	if (res->peak_rss_kb) { /* the native VMM ran: it counted the program's output */
+		struct json_object *po = json_object_new_object();
+
+		put(po, "bytes", json_object_new_int64((int64_t)res->output_bytes));
+		put(po, "dropped", json_object_new_int64((int64_t)res->output_dropped));
+		put(o, "program_output", po);
+	} else {
+		put(o, "program_output", NULL);
+	}
 	if (res->regs[0])
 		put(o, "registers", json_object_new_string(res->regs));
+	return o;
+}
+
+/* Guest bytes as a JSON string: valid UTF-8 (text_sanitize.h); *replaced counts substitutions. */
+static struct json_object *guest_text(const char *s, size_t len, uint64_t *replaced)
+{
+	size_t n = 0;
+	char *t = text_sanitize_utf8(s ? s : "", s ? len : 0, &n, replaced);
+	struct json_object *o = t ? json_object_new_string_len(t, (int)n) : NULL;
+
+	free(t);
+	return o;
+}
+
+/* How much of the console the record holds (results/README.md, "Guest output"). */
+static struct json_object *console_info(const struct el_run_result *res, uint64_t replaced)
+{
+	struct json_object *o = json_object_new_object();
+
+	put(o, "bytes", json_object_new_int64((int64_t)res->console_bytes));
+	put(o, "kept", json_object_new_int64((int64_t)(res->console_bytes - res->console_dropped)));
+	put(o, "dropped", json_object_new_int64((int64_t)res->console_dropped));
+	put(o, "truncated", json_object_new_boolean(res->console_dropped > 0));
+	put(o, "replaced", json_object_new_int64((int64_t)replaced));
+	put(o, "cap", json_object_new_int64(EL_OUTPUT_CAP));
 	return o;
 }
 
@@ -237,6 +275,7 @@ struct json_object *record_build(const struct el_run_request *req, const struct 
 	char when[32];
 	time_t now = time(NULL);
 	struct tm tm;
+	uint64_t replaced = 0;
 
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -244,7 +283,7 @@ struct json_object *record_build(const struct el_run_request *req, const struct 
 	put(rec, "schema", json_object_new_string(EL_RECORD_SCHEMA));
 	put(rec, "status", json_object_new_string(record_status(res)));
 	if (res->detail[0])
-		put(rec, "detail", json_object_new_string(res->detail));
+		put(rec, "detail", guest_text(res->detail, strlen(res->detail), NULL));
 	put(rec, "bench", bench_obj(req, res));
 	put(rec, "request", request_obj(req));
 	put(rec, "host", host_info_json(host));
@@ -252,8 +291,8 @@ struct json_object *record_build(const struct el_run_request *req, const struct 
 	put(rec, "region", region_obj(res));
 	put(rec, "counters", record_counters_json(req, spec, res));
 	put(rec, "vmm", vmm_obj(res));
-	put(rec, "console", json_object_new_string_len(res->console ? res->console : "",
-						       (int)res->console_len));
+	put(rec, "console", guest_text(res->console, res->console_len, &replaced));
+	put(rec, "console_info", console_info(res, replaced));
 	put(rec, "time", json_object_new_string(when));
 	put(rec, "version", json_object_new_string(ENTRYLAB_VERSION));
 	return rec;

@@ -13,12 +13,11 @@
 #include "run.h"
 #include "vm.h"
 
-#define EL_CONSOLE_CAP (4u << 20) /* bytes kept; beyond that the oldest go */
+#include "text_keep.h"
 
 struct el_console {
-	char *buf;
-	size_t len, cap;
-	uint64_t dropped;   /* oldest bytes dropped to stay under EL_CONSOLE_CAP */
+	struct text_keep keep; /* head + newest tail, common/output_cap.h */
+	bool keep_ready;
 	char line[256];     /* -v: output goes to stderr a line at a time */
 	size_t line_len;
 	uint8_t uart[8];    /* 16550 registers as last written */

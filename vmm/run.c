@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "events.h"
 #include "exit.h"
@@ -131,6 +132,70 @@ static int run_pin(struct run_ctx *c, int cpu)
 	return 0;
 }
 
+/* Seconds of --timeout left since VM creation (at least 1 ms: the timer fires at once). */
+static double run_left_s(struct run_ctx *c)
+{
+	double left = c->loop.spec->timeout_s - loop_ms(&c->loop) / 1e3;
+
+	return left > 1e-3 ? left : 1e-3;
+}
+
+/*
+ * The deadline for hostout's waits on a stalled reader: t0 + --timeout, less
+ * a margin (a tenth, at most 0.5 s) so the record is written before the
+ * deadline is spent.
+ */
+static void run_deadline(struct run_ctx *c)
+{
+	struct timespec d = c->loop.t0;
+	double s = c->loop.spec->timeout_s;
+	double margin = s / 10 < 0.5 ? s / 10 : 0.5;
+
+	if (s <= 0) {
+		hostout_set_deadline(NULL);
+		return;
+	}
+	s -= margin;
+	d.tv_sec += (time_t)s;
+	d.tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
+	if (d.tv_nsec >= 1000000000L) {
+		d.tv_sec++;
+		d.tv_nsec -= 1000000000L;
+	}
+	hostout_set_deadline(&d);
+}
+
+/*
+ * The program's output to the host, within the deadline.  A reader that
+ * stalled past it turns an ended run into a timeout: the record says so and
+ * is written before the deadline is spent much further.
+ */
+static void run_drain(struct run_ctx *c)
+{
+	struct el_run_result *res = c->loop.res;
+	struct hostout_stats st;
+	bool drained = hostout_flush();
+
+	hostout_take_stats(&st);
+	res->output_bytes = st.bytes;
+	res->output_dropped = st.dropped;
+	if (st.stalled && res->status == EL_RUN_TIMEOUT) {
+		size_t n = strlen(res->detail);
+
+		snprintf(res->detail + n, sizeof(res->detail) - n, "; %llu bytes of program output "
+			 "were dropped: nothing read entrylab's stdout/stderr",
+			 (unsigned long long)st.dropped);
+	}
+	if (drained || res->status != EL_RUN_OK)
+		return; /* an earlier ending keeps its status and detail */
+	res->status = EL_RUN_TIMEOUT;
+	snprintf(res->detail, sizeof(res->detail), "--timeout %.3g s passed with entrylab's "
+		 "stdout/stderr not read: %llu of %llu bytes of program output dropped; read "
+		 "entrylab's output (do not leave the pipe stalled) or raise --timeout",
+		 c->loop.spec->timeout_s, (unsigned long long)st.dropped,
+		 (unsigned long long)st.bytes);
+}
+
 static int run_setup(struct run_ctx *c)
 {
 	const struct el_run_spec *spec = c->loop.spec;
@@ -140,10 +205,19 @@ static int run_setup(struct run_ctx *c)
 	c->loop.res->tsc_khz = vm_tsc_khz(&c->vm);
 	if (run_cpuid(c) || run_boot_image(c) || run_pin(c, spec->pin_cpu))
 		return -1;
+	/* One deadline from VM creation: set-up, the guest and draining its output. */
 	if (spec->timeout_s > 0 &&
-	    timeout_arm(&c->timeout, c->vm.run, spec->timeout_s, c->err, sizeof(c->err)))
+	    timeout_arm(&c->timeout, c->vm.run, run_left_s(c), c->err, sizeof(c->err)))
 		return run_fail(c, EL_RUN_VMM_ERROR);
 	return 0;
+}
+
+/* This process's peak resident set (ru_maxrss, KiB): guest memory touched plus the VMM's own. */
+static long run_peak_rss_kb(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_maxrss;
 }
 
 void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
@@ -158,6 +232,7 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 	}
 	c->loop = (struct el_loop){.vm = &c->vm, .spec = spec, .res = res};
 	clock_gettime(CLOCK_MONOTONIC, &c->loop.t0);
+	run_deadline(c);
 	kvm_last_error_clear();
 
 	if (!run_setup(c)) {
@@ -165,13 +240,14 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 		if (res->status != EL_RUN_OK)
 			regs_dump(c->vm.vcpu_fd, res->regs, sizeof(res->regs));
 	}
+	console_finish(&c->loop);
+	run_drain(c); /* the program's output before anything we print next */
 	timeout_disarm(&c->timeout);
 	if (c->pinned)
 		sched_setaffinity(0, sizeof(c->old_affinity), &c->old_affinity);
-	console_finish(&c->loop);
-	hostout_flush(); /* the program's output before anything we print next */
 	vm_destroy(&c->vm);
 	res->wall_ms = loop_ms(&c->loop);
+	res->peak_rss_kb = run_peak_rss_kb();
 	free(c);
 }
 

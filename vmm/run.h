@@ -61,8 +61,13 @@ struct el_run_result {
 	bool region_begun, region_ended;
 	double boot_ms;             /* VM creation to first report */
 	double wall_ms;             /* VM creation to end */
-	char *console;              /* everything the guest wrote to COM1 (malloc'd) */
+	char *console;              /* COM1 as kept (common/output_cap.h; malloc'd, raw bytes) */
 	size_t console_len;
+	uint64_t console_bytes;     /* everything the guest wrote to its console */
+	uint64_t console_dropped;   /* of those, not kept (a marker in console says where) */
+	uint64_t output_bytes;      /* the program's stdout+stderr bytes for the host */
+	uint64_t output_dropped;    /* of those, not written: the reader stalled past the deadline */
+	long peak_rss_kb;           /* the VMM process's peak RSS (getrusage), 0: not measured */
 };
 
 /* Boots the guest once; always fills *res (status says how it ended). */

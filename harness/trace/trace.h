@@ -72,8 +72,9 @@ struct el_trace_run {
 	bool timed_out;      /* --timeout expired: QEMU was killed */
 	bool spawn_failed;   /* QEMU could not be started (message in err) */
 	bool no_qemu;        /* ... because there is no such executable */
-	char *console;       /* COM1 (malloc'd, NUL-terminated) */
+	char *console;       /* COM1 as kept (common/output_cap.h; malloc'd, NUL-terminated) */
 	size_t console_len;
+	uint64_t console_bytes, console_dropped; /* written by the guest; of those not kept */
 	char *qemu_err;      /* QEMU's stderr (malloc'd, NUL-terminated) */
 	char *plugin_out;    /* the plugin's output file, NULL if it wrote none */
 	size_t plugin_out_len;

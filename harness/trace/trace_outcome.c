@@ -34,6 +34,8 @@ void trace_outcome(const struct el_trace_run *q, const struct el_trace_data *d,
 {
 	res->console = q->console;
 	res->console_len = q->console_len;
+	res->console_bytes = q->console_bytes;
+	res->console_dropped = q->console_dropped;
 	res->wall_ms = q->wall_ms;
 	res->have_boot = q->console && trace_console_boot(q->console, &res->boot);
 	snprintf(res->exit_reason, sizeof(res->exit_reason), "qemu exit %d", q->exit_code);

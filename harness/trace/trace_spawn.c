@@ -1,7 +1,9 @@
 /*
  * Running QEMU for a trace (started by harness/qemu/): its stdout (the
- * guest's COM1) and stderr captured whole, the console echoed to our stderr
- * as it arrives with -v, and --timeout enforced by killing it.
+ * guest's COM1) kept as run keeps its console (the first EL_OUTPUT_HEAD and
+ * newest EL_OUTPUT_TAIL bytes, common/output_cap.h), its stderr kept up to
+ * EL_OUTPUT_CAP, the console echoed to our stderr (controls escaped) as it
+ * arrives with -v, and --timeout enforced by killing it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,35 +16,23 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "output_cap.h"
 #include "qemu_spawn.h"
+#include "text_keep.h"
+#include "text_sanitize.h"
 #include "trace.h"
 
-struct buf {
-	char *p;
-	size_t len, cap;
-};
-
-static int buf_read(int fd, struct buf *b, bool echo)
+/* One read from fd into k; -v echoes it escaped.  0 at EOF or error. */
+static int keep_read(int fd, struct text_keep *k, bool echo)
 {
-	char tmp[8192];
+	char tmp[8192], esc[sizeof(tmp) * 4 + 1];
 	ssize_t n = read(fd, tmp, sizeof(tmp));
 
 	if (n <= 0)
 		return n < 0 && (errno == EINTR || errno == EAGAIN) ? 1 : 0;
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = (b->cap ? b->cap * 2 : 65536) + (size_t)n;
-		char *p = realloc(b->p, cap);
-
-		if (!p)
-			return 0;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, tmp, (size_t)n);
-	b->len += (size_t)n;
-	b->p[b->len] = '\0';
+	text_keep_put(k, tmp, (size_t)n);
 	if (echo)
-		fwrite(tmp, 1, (size_t)n, stderr);
+		fwrite(esc, 1, text_escape_terminal(tmp, (size_t)n, esc, sizeof(esc)), stderr);
 	return 1;
 }
 
@@ -58,10 +48,13 @@ static double now_ms(void)
 static void collect(pid_t pid, int out, int err, double timeout_s, bool echo,
 		    struct el_trace_run *r, double start)
 {
-	struct buf con = {0}, qerr = {0};
+	struct text_keep con, qerr;
+	size_t len = 0;
 	struct pollfd p[2] = {{.fd = out, .events = POLLIN}, {.fd = err, .events = POLLIN}};
 	int status;
 
+	text_keep_init(&con, EL_OUTPUT_HEAD, EL_OUTPUT_TAIL);
+	text_keep_init(&qerr, EL_OUTPUT_HEAD, EL_OUTPUT_TAIL);
 	while (p[0].fd >= 0 || p[1].fd >= 0) {
 		double left = timeout_s * 1e3 - (now_ms() - start);
 		int n;
@@ -76,7 +69,7 @@ static void collect(pid_t pid, int out, int err, double timeout_s, bool echo,
 		for (int i = 0; i < 2 && n > 0; i++) {
 			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			if (!buf_read(p[i].fd, i ? &qerr : &con, echo && !i)) {
+			if (!keep_read(p[i].fd, i ? &qerr : &con, echo && !i)) {
 				close(p[i].fd);
 				p[i].fd = -1;
 			}
@@ -88,9 +81,15 @@ static void collect(pid_t pid, int out, int err, double timeout_s, bool echo,
 		r->exit_code = WEXITSTATUS(status);
 	else if (WIFSIGNALED(status))
 		r->signal = WTERMSIG(status);
-	r->console = con.p ? con.p : strdup("");
-	r->console_len = con.len;
-	r->qemu_err = qerr.p ? qerr.p : strdup("");
+	r->console_bytes = con.total;
+	r->console_dropped = text_keep_dropped(&con);
+	r->console = text_keep_finish(&con, &len);
+	r->console_len = r->console ? len : 0;
+	if (!r->console)
+		r->console = strdup("");
+	r->qemu_err = text_keep_finish(&qerr, NULL);
+	if (!r->qemu_err)
+		r->qemu_err = strdup("");
 }
 
 void trace_spawn(const char *const argv[], double timeout_s, bool echo, struct el_trace_run *r)

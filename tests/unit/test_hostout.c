@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hostout.h"
@@ -96,4 +97,57 @@ Test(hostout, dead_reader_does_not_hang, .timeout = 5)
 	hostout_write(1, "lost too", 8);
 	hostout_flush();
 	dup2(saved, 1);
+}
+
+/*
+ * A reader that never reads: 8 MiB written with a deadline 0.5 s away.  The
+ * writes wait for the reader no longer than the deadline, the rest is
+ * dropped and counted, and the queue never holds more than its cap.
+ */
+static void stalled(bool sync)
+{
+	static char chunk[64 << 10];
+	struct hostout_stats st;
+	struct timespec t0, d, t1;
+	int p[2], saved = dup(1);
+	double ms;
+
+	cr_assert_eq(pipe(p), 0);
+	signal(SIGPIPE, SIG_IGN); /* as main() does: the write in flight meets the closed pipe */
+	dup2(p[1], 1);
+	close(p[1]);
+	hostout_init(sync);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	d = t0;
+	d.tv_nsec += 500000000L;
+	if (d.tv_nsec >= 1000000000L) {
+		d.tv_sec++;
+		d.tv_nsec -= 1000000000L;
+	}
+	hostout_set_deadline(&d);
+	for (int i = 0; i < 128; i++)
+		hostout_write(1, chunk, sizeof(chunk));
+	cr_expect(!hostout_flush(), "a stalled reader must make the flush report dropped output");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	hostout_take_stats(&st);
+	dup2(saved, 1);
+	ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	cr_expect_lt(ms, 1500, "returned after %.0f ms; the deadline was 500 ms", ms);
+	cr_expect_geq(ms, 450, "returned after %.0f ms, before the deadline", ms);
+	cr_expect_eq(st.bytes, 128u * sizeof(chunk));
+	cr_expect(st.stalled);
+	/* At most the pipe (64 KiB), a flight and a queue of EL_HOSTOUT_QUEUE_CAP made it out. */
+	cr_expect_gt(st.dropped, st.bytes - (3u << 20), "dropped %llu of %llu",
+		     (unsigned long long)st.dropped, (unsigned long long)st.bytes);
+	close(p[0]);
+}
+
+Test(hostout, stalled_reader_io_uring, .timeout = 10)
+{
+	stalled(false);
+}
+
+Test(hostout, stalled_reader_write_fallback, .timeout = 10)
+{
+	stalled(true);
 }

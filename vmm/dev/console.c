@@ -1,7 +1,8 @@
 /*
  * COM1 as a transmit-only 16550: bytes written to THR are the guest
- * console, kept for the record (the newest EL_CONSOLE_CAP bytes) and, with
- * -v, copied to stderr a line at a time.  The other registers read back
+ * console, kept for the record (the first EL_OUTPUT_HEAD and the newest
+ * EL_OUTPUT_TAIL bytes, common/output_cap.h) and, with -v, copied to stderr a
+ * line at a time with every control byte but \n and \t escaped (\x1b).  The other registers read back
  * what a drained, idle UART with no input would show.
  */
 #include <stdio.h>
@@ -11,6 +12,8 @@
 
 #include "exit.h"
 #include "hostout.h"
+#include "output_cap.h"
+#include "text_sanitize.h"
 
 enum { UART_THR, UART_IER, UART_IIR, UART_LCR, UART_MCR, UART_LSR, UART_MSR, UART_SCR };
 
@@ -27,37 +30,23 @@ static const struct {
 	[UART_MSR] = {true, 0xb0},
 };
 
+/* -v: one line to stderr, escaped so no raw ESC or control reaches the terminal. */
 static void console_stderr_flush(struct el_console *c)
 {
-	hostout_write(STDERR_FILENO, c->line, c->line_len); /* the record has it anyway */
+	char out[sizeof(c->line) * 4 + 1];
+	size_t n = text_escape_terminal(c->line, c->line_len, out, sizeof(out));
+
+	hostout_write(STDERR_FILENO, out, n); /* the record has it anyway */
 	c->line_len = 0;
 }
 
 static void console_keep(struct el_console *c, char ch)
 {
-	if (c->len + 1 >= c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64u << 10;
-		char *p;
-
-		if (cap > EL_CONSOLE_CAP)
-			cap = EL_CONSOLE_CAP;
-		if (c->len + 1 >= cap) { /* full: keep the newer half */
-			size_t half = c->len / 2;
-
-			memmove(c->buf, c->buf + half, c->len - half);
-			c->len -= half;
-			c->dropped += half;
-		} else {
-			p = realloc(c->buf, cap);
-			if (!p) {
-				c->dropped++;
-				return;
-			}
-			c->buf = p;
-			c->cap = cap;
-		}
+	if (!c->keep_ready) {
+		text_keep_init(&c->keep, EL_OUTPUT_HEAD, EL_OUTPUT_TAIL);
+		c->keep_ready = true;
 	}
-	c->buf[c->len++] = ch;
+	text_keep_put(&c->keep, &ch, 1);
 }
 
 void console_put(struct el_loop *l, char ch)
@@ -115,38 +104,18 @@ void dev_console_io(struct el_loop *l, const struct el_io *io)
 void console_finish(struct el_loop *l)
 {
 	struct el_console *c = &l->con;
-	char note[96];
-	int n = 0;
-	char *out;
+	size_t len = 0;
 
 	console_stderr_flush(c);
-	if (!c->dropped && c->buf) { /* console_keep() leaves room for the NUL */
-		c->buf[c->len] = '\0';
-		l->res->console = c->buf;
-		l->res->console_len = c->len;
-		c->buf = NULL;
-		console_free(c);
-		return;
-	}
-	if (c->dropped)
-		n = snprintf(note, sizeof(note),
-			     "[entrylab: the first %llu bytes of console output were dropped]\n",
-			     (unsigned long long)c->dropped);
-	out = malloc((size_t)n + c->len + 1);
-	if (out) {
-		memcpy(out, note, (size_t)n);
-		if (c->len)
-			memcpy(out + n, c->buf, c->len);
-		out[(size_t)n + c->len] = '\0';
-		l->res->console = out;
-		l->res->console_len = (size_t)n + c->len;
-	}
-	console_free(c);
+	l->res->console_bytes = c->keep.total;
+	l->res->console_dropped = text_keep_dropped(&c->keep);
+	l->res->console = text_keep_finish(&c->keep, &len);
+	l->res->console_len = l->res->console ? len : 0;
+	c->keep_ready = false;
 }
 
 void console_free(struct el_console *c)
 {
-	free(c->buf);
-	c->buf = NULL;
-	c->len = c->cap = 0;
+	text_keep_free(&c->keep);
+	c->keep_ready = false;
 }
