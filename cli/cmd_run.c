@@ -71,6 +71,7 @@ static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 		.argc = argc + 1, .argv = argv - 1, .output = out, .files = files,
 		.verbose = cli->req.verbose, .timeout_s = cli->req.timeout_s,
 		.boots = cli->req.repeat,
+		.expects_record = true,
 	});
 	if (!out->failed && out->written)
 		fprintf(stderr, "entrylab: records appended to %s\n", out->path);
@@ -102,6 +103,7 @@ static int run_command(int argc, char **argv, struct el_cli_run *cli)
 		return rc;
 	if ((rc = record_out_open(&out, "run", output)))
 		return rc;
+	nested_inner_test_crash(); /* tests only: ENTRYLAB_TEST_INNER_CRASH */
 	rc = usable ? run_native(cli, &out) : run_nested(argc, argv, cli, &out);
 	if (record_out_close(&out) && !rc)
 		rc = EL_EXIT_VMM;

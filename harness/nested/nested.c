@@ -136,6 +136,23 @@ static bool self_is_static(void)
 	return ok;
 }
 
+/*
+ * Tests only: ENTRYLAB_TEST_INNER_CRASH (a signal name, letters only) is
+ * exported to the inner entrylab by the command script.  Frees script.
+ */
+static char *cmd_with_test_crash(char *script)
+{
+	const char *v = getenv(NESTED_ENV_TEST_CRASH);
+	char *out;
+
+	if (!v || !*v || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != strlen(v) || strlen(v) > 8)
+		return script;
+	if (asprintf(&out, "%sexport %s=%s\n", script, NESTED_ENV_TEST_CRASH, v) < 0)
+		out = NULL;
+	free(script);
+	return out;
+}
+
 static int build_command(struct el_cpio *c, int argc, char **argv, const char *const *files)
 {
 	char cwd[4096], path[8192], *script;
@@ -146,6 +163,11 @@ static int build_command(struct el_cpio *c, int argc, char **argv, const char *c
 	el_cpio_add_dir(c, "nested", 0755);
 	el_cpio_add_host_file(c, "nested/entrylab", 0755, "/proc/self/exe");
 	script = nested_cmd_script(argc, argv, cwd);
+	if (!script) {
+		snprintf(c->error, sizeof(c->error), "out of memory");
+		return -1;
+	}
+	script = cmd_with_test_crash(script);
 	if (!script) {
 		snprintf(c->error, sizeof(c->error), "out of memory");
 		return -1;

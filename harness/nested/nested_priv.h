@@ -15,6 +15,14 @@
 /* Environment the VM's init gives the inner entrylab. */
 #define NESTED_ENV_INNER "ENTRYLAB_NESTED_INNER"
 #define NESTED_ENV_OUTPUT "ENTRYLAB_NESTED_OUTPUT"
+/* The file the inner entrylab writes its exit status to as it exits (nested_inner_arm()). */
+#define NESTED_ENV_STATUS "ENTRYLAB_NESTED_STATUS"
+/*
+ * Tests only: ENTRYLAB_TEST_INNER_CRASH=SEGV|ABRT|KILL|BUS on the host is
+ * forwarded to the inner entrylab, which raises that signal once its records
+ * file is open (nested_inner_test_crash()).
+ */
+#define NESTED_ENV_TEST_CRASH "ENTRYLAB_TEST_INNER_CRASH"
 
 /* quiet: the console is only shown with -v or on failure; the crypto self-tests cost ~0.2 s */
 #define NESTED_KERNEL_APPEND "console=ttyS0 quiet loglevel=3 panic=-1 cryptomgr.notests"
@@ -39,7 +47,10 @@ bool nested_path_join(const char *cwd, const char *path, char *out, size_t cap);
  *   ready UPTIME    the VM is up and /dev/kvm works; the inner command starts
  *   records N       followed by N raw bytes appended to the inner records file
  *   fail TEXT       init could not run the command
- *   exit STATUS     the inner command's exit status (the last line)
+ *   exit STATUS     the inner command's exit status (the last line, or one of:)
+ *   killed SIGNAL   the inner command died of a signal (no exit status)
+ *   lost STATUS     it ended without writing its status: $? (128 + N or not) is all
+ *                   there is
  */
 typedef void nested_bytes_fn(void *ctx, const char *data, size_t len);
 
@@ -52,6 +63,8 @@ struct nested_stream {
 	bool ready, exited, failed;
 	double ready_uptime; /* guest uptime at "ready", seconds */
 	int exit_status;
+	int killed_signal; /* "killed N": N, else 0 */
+	bool lost;         /* "lost STATUS": exit_status is the shell's $? */
 	char fail_msg[400];
 	char error[160]; /* first protocol violation, "" if none */
 };

@@ -15,6 +15,7 @@
 #include "host_io.h"
 #include "nested.h"
 #include "nested_priv.h"
+#include "record_out.h"
 #include "status.h"
 
 #define CONSOLE_KEEP 65536
@@ -22,6 +23,7 @@
 #define NESTED_QBOOT "/usr/share/qemu/qboot.rom"
 
 struct session {
+	const struct nested_request *args;
 	struct nested_stream stream;
 	struct nested_records records;
 	const volatile sig_atomic_t *stop;
@@ -149,6 +151,56 @@ static double env_seconds(const char *name, double def)
 	return *end || d <= 0 ? def : d;
 }
 
+/* "no record came back" or "N records came back (kept in FILE)". */
+static void records_said(const struct session *s, char *buf, size_t cap)
+{
+	const struct record_out *o = s->args->output;
+
+	if (!s->records.written)
+		snprintf(buf, cap, "no record came back");
+	else
+		snprintf(buf, cap, "%lu record%s came back (kept in %s)", s->records.written,
+			 s->records.written == 1 ? "" : "s", o ? o->path : "the output");
+}
+
+/*
+ * The inner entrylab's end, as init saw it.  A signal, an end without a
+ * status, or a guest status with no record (from a command that writes one
+ * per boot) is the VMM's failure (125), never a guest's exit status.
+ */
+static int session_inner_end(struct session *s)
+{
+	const struct nested_stream *st = &s->stream;
+	const int sig = st->killed_signal, code = st->exit_status;
+	const char *name = sig ? sigabbrev_np(sig) : NULL;
+	char recs[4200];
+
+	records_said(s, recs, sizeof(recs));
+	if (sig) {
+		fprintf(stderr, "entrylab: nested runner: the VMM inside the nested runner died of "
+				"SIG%s (signal %d, %s); %s; a crash of entrylab, not the guest's "
+				"exit: report it with the command and the output of -v\n",
+			name ? name : "?", sig, strsignal(sig), recs);
+		return EL_EXIT_VMM;
+	}
+	if (st->lost) {
+		fprintf(stderr, "entrylab: nested runner: the VMM inside the nested runner ended "
+				"without reporting its exit status (the shell saw %d%s); %s; run "
+				"again with -v to see the VM's console\n",
+			code, code > 128 ? ", 128 + a signal?" : "", recs);
+		return EL_EXIT_VMM;
+	}
+	/* 120, 121 and 125: the inner entrylab refused, before or without a record. */
+	if (s->args->expects_record && !s->records.written && code != EL_EXIT_USAGE &&
+	    code != EL_EXIT_UNSUPPORTED && code != EL_EXIT_VMM) {
+		fprintf(stderr, "entrylab: nested runner: the VMM inside the nested runner exited "
+				"with status %d but %s: a VMM error, not the guest's status; run "
+				"again with -v to see the VM's console\n", code, recs);
+		return EL_EXIT_VMM;
+	}
+	return code;
+}
+
 static int session_judge(struct session *s, const struct nested_vm *vm,
 			 const struct nested_outcome *out)
 {
@@ -192,7 +244,7 @@ static int session_judge(struct session *s, const struct nested_vm *vm,
 		return EL_EXIT_VMM;
 	}
 	if (s->stream.exited)
-		return s->stream.exit_status;
+		return session_inner_end(s);
 	if (s->stream.failed)
 		fprintf(stderr, "entrylab: nested runner: the VM could not run the command: %s\n",
 			s->stream.fail_msg);
@@ -227,6 +279,7 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 	}
 	if (args->timeout_s > 0 && per_repeat * (double)(args->boots ? args->boots : 1) > run_s)
 		run_s = per_repeat * (double)(args->boots ? args->boots : 1);
+	s->args = args;
 	s->verbose = args->verbose;
 	nested_records_init(&s->records, args->output);
 	s->records.on_record = args->on_record;
