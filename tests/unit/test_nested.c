@@ -149,7 +149,8 @@ Test(nested, stream_violations)
 {
 	const char *bad[] = { "hello\n", "ELN1 exit 256\n", "ELN1 exit -1\n", "ELN1 exit\n",
 			      "ELN1 records -5\n", "ELN1 records 12x\n", "ELN1 frob 1\n",
-			      "ELN1 exit 0\nELN1 exit 0\n" };
+			      "ELN1 exit 0\nELN1 exit 0\n", "ELN1 killed 0\n", "ELN1 killed 200\n",
+			      "ELN1 killed 11\nELN1 exit 0\n", "ELN1 lost x\n" };
 	char longline[600];
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -264,4 +265,24 @@ Test(nested, force_nested_makes_kvm_unusable)
 	setenv("ENTRYLAB_FORCE_NESTED", "1", 1);
 	cr_expect(!nested_kvm_usable());
 	unsetenv("ENTRYLAB_FORCE_NESTED");
+}
+
+/* How the inner entrylab ended: a signal and an end without a status are not exit statuses. */
+Test(nested, stream_killed_and_lost)
+{
+	struct nested_stream s;
+	const char killed[] = "ELN1 ready 1.0\nELN1 killed 11\n", lost[] = "ELN1 lost 139\n";
+
+	nested_stream_init(&s, NULL, NULL);
+	nested_stream_feed(&s, killed, sizeof(killed) - 1);
+	cr_expect_str_eq(s.error, "");
+	cr_expect(s.exited);
+	cr_expect_eq(s.killed_signal, 11);
+	cr_expect(!s.lost);
+	nested_stream_init(&s, NULL, NULL);
+	nested_stream_feed(&s, lost, sizeof(lost) - 1);
+	cr_expect_str_eq(s.error, "");
+	cr_expect(s.exited && s.lost);
+	cr_expect_eq(s.exit_status, 139);
+	cr_expect_eq(s.killed_signal, 0);
 }
