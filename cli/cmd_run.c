@@ -55,6 +55,28 @@ static int run_native(struct el_cli_run *cli, struct record_out *out)
 	return exit_code;
 }
 
+/*
+ * The nested runner's deadline passed and QEMU was killed before the boot
+ * in flight shipped its record: the host writes that boot's record itself,
+ * status timeout, so the result is not lost.
+ */
+static void run_nested_timeout_record(const struct el_cli_run *cli, struct record_out *out)
+{
+	struct el_host_info host;
+	struct el_run_result res = {.status = EL_RUN_TIMEOUT};
+	struct json_object *rec;
+
+	snprintf(res.detail, sizeof(res.detail), "the nested runner's deadline for the whole run "
+		 "passed (--timeout %g per boot plus its boot and output); the nested VM was "
+		 "killed before this boot's record came back", cli->req.timeout_s);
+	host_info_collect(&host, true);
+	rec = record_build(&cli->req, &cli->spec, &host, &res);
+	if (rec && !record_out_append(out, rec))
+		fprintf(stderr, "entrylab run: wrote a timeout record for the boot the nested VM "
+				"did not finish\n");
+	json_object_put(rec);
+}
+
 /* The whole command, as typed, in the nested runner's VM. */
 static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 		      struct record_out *out)
@@ -73,6 +95,8 @@ static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 		.boots = cli->req.repeat,
 		.expects_record = true,
 	});
+	if (rc == EL_EXIT_TIMEOUT && !out->failed && out->written < cli->req.repeat)
+		run_nested_timeout_record(cli, out);
 	if (!out->failed && out->written)
 		fprintf(stderr, "entrylab: records appended to %s\n", out->path);
 	return rc;

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Environment the VM's init gives the inner entrylab. */
@@ -92,6 +93,31 @@ void nested_records_init(struct nested_records *r, struct record_out *out);
 nested_bytes_fn nested_records_feed; /* ctx: struct nested_records */
 /* Drops what is held; returns the number of bytes of an unfinished last line (dropped). */
 size_t nested_records_close(struct nested_records *r);
+
+/* ---- nested_sink.c: guest output to the host's stdout/stderr, capped, never blocking ---- */
+
+/* A destination that takes no byte for this long is stalled: nothing more is passed on. */
+#define NESTED_STALL_MS 1000
+
+struct nested_sink {
+	int fd;
+	const char *name;      /* "stdout", "stderr", for the note */
+	uint64_t cap;          /* EL_NESTED_STREAM_CAP */
+	uint64_t passed;       /* bytes written to fd */
+	uint64_t dropped_cap;  /* bytes over the cap */
+	uint64_t dropped_stall; /* bytes not written: fd stalled or closed */
+	double deadline;       /* CLOCK_MONOTONIC seconds: no waiting past it (0: none) */
+	bool stalled, broken;
+};
+
+void nested_sink_init(struct nested_sink *k, int fd, const char *name);
+/*
+ * Passes on what the cap and the reader allow, PIPE_BUF at a time, waiting
+ * at most NESTED_STALL_MS for each and never past the deadline.
+ */
+void nested_sink_write(struct nested_sink *k, const char *data, size_t len);
+/* true, with "the nested VM's stdout: passed on N bytes, dropped ..." in buf, if any was dropped. */
+bool nested_sink_note(const struct nested_sink *k, char *buf, size_t cap);
 
 /* ---- nested_qemu.c: one QEMU run with its four serial ports piped back ---- */
 
