@@ -108,3 +108,11 @@ void cli_free(struct el_cli_run *cli)
 {
 	programs_free(&cli->prog);
 }
+
+void cli_limits_help(FILE *f)
+{
+	fprintf(f, "Limits (common/el_limits.h): -m a multiple of 4 KiB in %lluM..%lluG; --kernel\n"
+		   "FILE at most %llu MiB, --exec FILE at most %llu MiB (size and ELF headers are\n"
+		   "checked before the file is read).\n",
+		EL_MEM_MIN >> 20, EL_MEM_MAX >> 30, EL_KERNEL_FILE_MAX >> 20, EL_EXEC_FILE_MAX >> 20);
+}
