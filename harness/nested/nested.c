@@ -31,8 +31,9 @@
  *   records file while the command runs, so a VM that dies keeps every
  *   completed record; the host appends whole, valid lines only.
  * - Deadlines: boot (QEMU start to "ready") ENTRYLAB_NESTED_BOOT_TIMEOUT,
- *   default 120 s; whole run ENTRYLAB_NESTED_TIMEOUT, default the boot
- *   allowance plus the larger of an hour and --repeat x (--timeout + 60 s).
+ *   default 120 s; whole run, output forwarding included,
+ *   ENTRYLAB_NESTED_TIMEOUT, default the boot allowance plus --repeat x
+ *   (--timeout + 60 s), an hour without a timeout (README.md).
  *   QEMU is killed at either, and dies with us (PR_SET_PDEATHSIG).
  * - Files: ENTRYLAB_NESTED_DIR, else the build's nested/ directory (compiled
  *   in as EL_NESTED_DIR): base.cpio and kernel.  ENTRYLAB_QEMU names
