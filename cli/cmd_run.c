@@ -55,6 +55,17 @@ static int run_native(struct el_cli_run *cli, struct record_out *out)
 	return exit_code;
 }
 
+/* Nothing of the guest or the VMM was measured: those fields say so (null), not 0. */
+static void record_unmeasured(struct json_object *rec)
+{
+	struct json_object *guest;
+
+	if (json_object_object_get_ex(rec, "guest", &guest))
+		json_object_object_add(guest, "vcpu_cpuid", NULL);
+	json_object_object_add(rec, "vmm", NULL);
+	json_object_object_add(rec, "console", NULL);
+}
+
 /*
  * The nested runner's deadline passed and QEMU was killed before the boot
  * in flight shipped its record: the host writes that boot's record itself,
@@ -71,6 +82,8 @@ static void run_nested_timeout_record(const struct el_cli_run *cli, struct recor
 		 "killed before this boot's record came back", cli->req.timeout_s);
 	host_info_collect(&host, true);
 	rec = record_build(&cli->req, &cli->spec, &host, &res);
+	if (rec)
+		record_unmeasured(rec);
 	if (rec && !record_out_append(out, rec))
 		fprintf(stderr, "entrylab run: wrote a timeout record for the boot the nested VM "
 				"did not finish\n");

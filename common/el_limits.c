@@ -8,8 +8,8 @@
 
 int el_limits_mem_check(uint64_t bytes, char *err, size_t errlen)
 {
-	const char *why = bytes < EL_MEM_MIN   ? "below the minimum"
-			  : bytes > EL_MEM_MAX ? "above the maximum"
+	const char *why = bytes < EL_MEM_MIN     ? "below the minimum"
+			  : bytes > EL_MEM_MAX   ? "above the maximum"
 			  : bytes % EL_MEM_ALIGN ? "not a multiple of 4 KiB"
 						 : NULL;
 

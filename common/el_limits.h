@@ -11,19 +11,19 @@
 #include <stdint.h>
 
 /* Guest memory (-m, an experiment's memory =): a multiple of EL_MEM_ALIGN in [MIN, MAX]. */
-#define EL_MEM_MIN (16ull << 20) /* kernel, start_info and initrd fit */
-#define EL_MEM_MAX (64ull << 30) /* what one boot may map */
-#define EL_MEM_ALIGN 4096ull     /* KVM memory slots are page-granular */
+#define EL_MEM_MIN   (16ull << 20) /* kernel, start_info and initrd fit */
+#define EL_MEM_MAX   (64ull << 30) /* what one boot may map */
+#define EL_MEM_ALIGN 4096ull       /* KVM memory slots are page-granular */
 
 /* Files read whole, after their size and ELF header are checked (file_check.h). */
-#define EL_KERNEL_FILE_MAX (64ull << 20) /* --kernel: the guest kernel is ~2 MiB */
-#define EL_EXEC_FILE_MAX (256ull << 20)  /* --exec: a static program, packed in the initrd */
+#define EL_KERNEL_FILE_MAX (64ull << 20)  /* --kernel: the guest kernel is ~2 MiB */
+#define EL_EXEC_FILE_MAX   (256ull << 20) /* --exec: a static program, packed in the initrd */
 
 /*
- * Guest output kept per run for the record (console, program output): the
- * newest EL_OUTPUT_CAP bytes, older ones dropped and counted.
+ * The caps on guest output kept for the record (run's and trace's console,
+ * program output) are common/output_cap.h's (EL_OUTPUT_CAP); this header
+ * holds the nested stream's, which forwards output and keeps none.
  */
-#define EL_OUTPUT_CAP (4u << 20)
 
 /*
  * The nested runner's stream (guest output forwarded from its VM, ttyS0 and

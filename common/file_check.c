@@ -16,7 +16,7 @@
 #include "file_check.h"
 
 #define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
-#define FIX "; give a static x86-64 ELF executable"
+#define FIX      "; give a static x86-64 ELF executable"
 
 int file_check_ehdr(const unsigned char *ehdr, size_t len, uint64_t file_size, char *err,
 		    size_t errlen)
@@ -36,12 +36,13 @@ int file_check_ehdr(const unsigned char *ehdr, size_t len, uint64_t file_size, c
 		return ERR("ELF machine %u is not EM_X86_64 (%u)" FIX, eh.e_machine, EM_X86_64);
 	if (eh.e_phnum == 0 || eh.e_phnum > ELF_MAX_PHNUM || eh.e_phentsize != sizeof(Elf64_Phdr))
 		return ERR("program header table of %u entries of %u bytes: expected 1..%d of "
-			   "%zu" FIX, eh.e_phnum, eh.e_phentsize, ELF_MAX_PHNUM, sizeof(Elf64_Phdr));
+			   "%zu" FIX,
+			   eh.e_phnum, eh.e_phentsize, ELF_MAX_PHNUM, sizeof(Elf64_Phdr));
 	if (eh.e_phoff > file_size ||
 	    (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > file_size - eh.e_phoff)
 		return ERR("program header table at offset 0x%" PRIx64 " lies beyond the end of "
-			   "the %" PRIu64 "-byte file (truncated?)" FIX, (uint64_t)eh.e_phoff,
-			   file_size);
+			   "the %" PRIu64 "-byte file (truncated?)" FIX,
+			   (uint64_t)eh.e_phoff, file_size);
 	return 0;
 }
 
@@ -63,8 +64,9 @@ int file_check_phdrs(const unsigned char *ehdr, const unsigned char *phdrs, size
 			continue;
 		if (ph.p_offset > file_size || ph.p_filesz > file_size - ph.p_offset)
 			return ERR("segment %u: file bytes at offset 0x%" PRIx64 " (+0x%" PRIx64
-				   ") lie beyond the end of the %" PRIu64 "-byte file (truncated?)"
-				   FIX, i, (uint64_t)ph.p_offset, (uint64_t)ph.p_filesz, file_size);
+				   ") lie beyond the end of the %" PRIu64
+				   "-byte file (truncated?)" FIX,
+				   i, (uint64_t)ph.p_offset, (uint64_t)ph.p_filesz, file_size);
 	}
 	return 0;
 }
@@ -100,7 +102,8 @@ static int file_precheck(int fd, const char *path, uint64_t max, uint64_t *size,
 	*size = (uint64_t)st.st_size;
 	if (*size > max)
 		return ERR("%s is %" PRIu64 " bytes, more than the %" PRIu64 " MiB limit for this "
-			   "file; give a smaller image", path, *size, max >> 20);
+			   "file; give a smaller image",
+			   path, *size, max >> 20);
 	if (*size >= sizeof(eh) && pread_all(fd, eh, sizeof(eh), 0))
 		return ERR("cannot read %s: %s", path, strerror(errno ? errno : EIO));
 	if (file_check_ehdr(eh, *size >= sizeof(eh) ? sizeof(eh) : 0, *size, err, errlen))
@@ -111,14 +114,13 @@ static int file_precheck(int fd, const char *path, uint64_t max, uint64_t *size,
 		return ERR("out of memory");
 	rc = pread_all(fd, ph, (size_t)h.e_phnum * sizeof(Elf64_Phdr), (off_t)h.e_phoff)
 		     ? ERR("cannot read the program headers of %s", path)
-		     : file_check_phdrs(eh, ph, (size_t)h.e_phnum * sizeof(Elf64_Phdr), *size,
-					err, errlen);
+		     : file_check_phdrs(eh, ph, (size_t)h.e_phnum * sizeof(Elf64_Phdr), *size, err,
+					errlen);
 	free(ph);
 	return rc;
 }
 
-unsigned char *file_read_elf(const char *path, uint64_t max, size_t *len, char *err,
-			     size_t errlen)
+unsigned char *file_read_elf(const char *path, uint64_t max, size_t *len, char *err, size_t errlen)
 {
 	char why[400];
 	uint64_t size = 0;

@@ -27,7 +27,6 @@ int file_check_phdrs(const unsigned char *ehdr, const unsigned char *phdrs, size
  * path checked as above with at most max bytes, then read whole (malloc'd,
  * NUL-terminated, length in *len).  NULL with "PATH: problem; fix" in err.
  */
-unsigned char *file_read_elf(const char *path, uint64_t max, size_t *len, char *err,
-			     size_t errlen);
+unsigned char *file_read_elf(const char *path, uint64_t max, size_t *len, char *err, size_t errlen);
 
 #endif

@@ -40,7 +40,10 @@ static const struct {
 	const char *name;
 	int sig;
 } crash_signals[] = {
-	{"SEGV", SIGSEGV}, {"ABRT", SIGABRT}, {"KILL", SIGKILL}, {"BUS", SIGBUS},
+	{"SEGV", SIGSEGV},
+	{"ABRT", SIGABRT},
+	{"KILL", SIGKILL},
+	{"BUS", SIGBUS},
 };
 
 void nested_inner_test_crash(void)

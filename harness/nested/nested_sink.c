@@ -81,10 +81,11 @@ bool nested_sink_note(const struct nested_sink *k, char *buf, size_t cap)
 {
 	if (!k->dropped_cap && !k->dropped_stall)
 		return false;
-	snprintf(buf, cap, "the nested VM's %s: passed on %llu bytes, dropped %llu over the "
-		 "%u MiB cap and %llu %s", k->name, (unsigned long long)k->passed,
-		 (unsigned long long)k->dropped_cap, (unsigned)(k->cap >> 20),
-		 (unsigned long long)k->dropped_stall,
+	snprintf(buf, cap,
+		 "the nested VM's %s: passed on %llu bytes, dropped %llu over the "
+		 "%u MiB cap and %llu %s",
+		 k->name, (unsigned long long)k->passed, (unsigned long long)k->dropped_cap,
+		 (unsigned)(k->cap >> 20), (unsigned long long)k->dropped_stall,
 		 k->broken ? "after it was closed" : "while it was not read (stalled reader)");
 	return true;
 }

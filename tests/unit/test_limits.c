@@ -57,9 +57,13 @@ static void tiny_elf(unsigned char *buf, size_t len)
 {
 	Elf64_Ehdr eh = {
 		.e_ident = {ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, ELFCLASS64, ELFDATA2LSB, EV_CURRENT},
-		.e_type = ET_EXEC, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
-		.e_phoff = sizeof(Elf64_Ehdr), .e_ehsize = sizeof(Elf64_Ehdr),
-		.e_phentsize = sizeof(Elf64_Phdr), .e_phnum = 1,
+		.e_type = ET_EXEC,
+		.e_machine = EM_X86_64,
+		.e_version = EV_CURRENT,
+		.e_phoff = sizeof(Elf64_Ehdr),
+		.e_ehsize = sizeof(Elf64_Ehdr),
+		.e_phentsize = sizeof(Elf64_Phdr),
+		.e_phnum = 1,
 	};
 	Elf64_Phdr ph = {.p_type = PT_LOAD, .p_offset = 0x1000, .p_filesz = 16, .p_memsz = 16};
 
@@ -76,14 +80,17 @@ Test(limits, headers)
 
 	tiny_elf(b, sizeof(b));
 	cr_expect_eq(file_check_phdrs(b, (unsigned char *)ph, sizeof(*ph), sizeof(b), err,
-				      sizeof(err)), 0, "%s", err);
+				      sizeof(err)),
+		     0, "%s", err);
 	/* the segment's bytes one past the end of the file */
 	cr_expect_neq(file_check_phdrs(b, (unsigned char *)ph, sizeof(*ph), sizeof(b) - 1, err,
-				       sizeof(err)), 0);
+				       sizeof(err)),
+		      0);
 	cr_expect(strstr(err, "segment 0"), "%s", err);
 	ph->p_offset = UINT64_MAX - 4; /* offset + size wraps */
 	cr_expect_neq(file_check_phdrs(b, (unsigned char *)ph, sizeof(*ph), sizeof(b), err,
-				       sizeof(err)), 0);
+				       sizeof(err)),
+		      0);
 	tiny_elf(b, sizeof(b));
 	eh->e_phoff = sizeof(b) - 8; /* table past the end */
 	cr_expect_neq(file_check_ehdr(b, sizeof(*eh), sizeof(b), err, sizeof(err)), 0);
