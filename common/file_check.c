@@ -128,7 +128,7 @@ unsigned char *file_read_elf(const char *path, uint64_t max, size_t *len, char *
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
-		snprintf(err, errlen, "cannot open %s: %s; give the path of a readable file", path,
+		snprintf(err, errlen, "cannot read %s: %s; give the path of a readable file", path,
 			 strerror(errno));
 		return NULL;
 	}
