@@ -7,6 +7,7 @@
 #ifndef EL_CLI_H
 #define EL_CLI_H
 
+#include <stdio.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,6 +54,8 @@ enum {
 	{"exec", required_argument, 0, EL_OPT_EXEC}, {"help", no_argument, 0, 'h'}
 
 /* "entrylab CMD: <problem>; <fix>" on stderr; returns EL_EXIT_USAGE. */
+/* The shared limits, one paragraph after the options of run and trace. */
+void cli_limits_help(FILE *f);
 int cli_bad(const char *cmd, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* A shared option: 0 taken, EL_EXIT_USAGE bad value (printed), -1 not a shared option. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "el_limits.h"
 #include "parse_num.h"
 #include "status.h"
 
@@ -27,6 +28,7 @@ int cli_bad(const char *cmd, const char *fix, const char *fmt, ...)
 int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_run *cli)
 {
 	char *end;
+	char why[200];
 
 	switch (opt) {
 	case 'c': cli->req.cpu_spec = arg; return 0;
@@ -43,10 +45,13 @@ int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_ru
 				       "--iterations '%s' is not a positive integer", arg);
 		return 0;
 	case 'm':
-		if (el_parse_size(arg, &cli->req.mem_bytes) || cli->req.mem_bytes < EL_MIN_MEMORY ||
-		    cli->req.mem_bytes > EL_MAX_MEMORY)
+		if (el_parse_size(arg, &cli->req.mem_bytes))
 			return cli_bad(cmd, "give e.g. -m 256M or -m 1G",
-				       "--memory '%s' is not a size between 16M and 64G", arg);
+				       "--memory '%s' is not a size", arg);
+		if (el_limits_mem_check(cli->req.mem_bytes, why, sizeof(why))) {
+			fprintf(stderr, "entrylab %s: --memory '%s': %s\n", cmd, arg, why);
+			return EL_EXIT_USAGE;
+		}
 		return 0;
 	case EL_OPT_TIMEOUT:
 		cli->req.timeout_s = strtod(arg, &end);
@@ -102,4 +107,12 @@ int cli_timeout(const char *cmd, struct el_cli_run *cli, bool nested)
 void cli_free(struct el_cli_run *cli)
 {
 	programs_free(&cli->prog);
+}
+
+void cli_limits_help(FILE *f)
+{
+	fprintf(f, "Limits (common/el_limits.h): -m a multiple of 4 KiB in %lluM..%lluG; --kernel\n"
+		   "FILE at most %llu MiB, --exec FILE at most %llu MiB (size and ELF headers are\n"
+		   "checked before the file is read).\n",
+		EL_MEM_MIN >> 20, EL_MEM_MAX >> 30, EL_KERNEL_FILE_MAX >> 20, EL_EXEC_FILE_MAX >> 20);
 }

@@ -57,6 +57,7 @@ static void run_usage(FILE *f)
 		"      --kernel FILE     boot another guest kernel image\n"
 		"  -v                    guest console on stderr (control bytes as \\xHH)\n",
 		EL_DEFAULT_TIMEOUT);
+	cli_limits_help(f);
 }
 
 static int parse_one(int opt, const char *arg, struct el_cli_run *cli)

@@ -62,6 +62,7 @@ static void trace_usage(FILE *f)
 		"                        else qemu-system-x86_64 from PATH)\n"
 		"  -v                    guest console on stderr (control bytes as \\xHH)\n",
 		EL_TRACE_TIMEOUT);
+	cli_limits_help(f);
 }
 
 static int parse_one(int opt, const char *arg, const char *optname, struct el_cli_trace *t)

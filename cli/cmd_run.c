@@ -55,6 +55,41 @@ static int run_native(struct el_cli_run *cli, struct record_out *out)
 	return exit_code;
 }
 
+/* Nothing of the guest or the VMM was measured: those fields say so (null), not 0. */
+static void record_unmeasured(struct json_object *rec)
+{
+	struct json_object *guest;
+
+	if (json_object_object_get_ex(rec, "guest", &guest))
+		json_object_object_add(guest, "vcpu_cpuid", NULL);
+	json_object_object_add(rec, "vmm", NULL);
+	json_object_object_add(rec, "console", NULL);
+}
+
+/*
+ * The nested runner's deadline passed and QEMU was killed before the boot
+ * in flight shipped its record: the host writes that boot's record itself,
+ * status timeout, so the result is not lost.
+ */
+static void run_nested_timeout_record(const struct el_cli_run *cli, struct record_out *out)
+{
+	struct el_host_info host;
+	struct el_run_result res = {.status = EL_RUN_TIMEOUT};
+	struct json_object *rec;
+
+	snprintf(res.detail, sizeof(res.detail), "the nested runner's deadline for the whole run "
+		 "passed (--timeout %g per boot plus its boot and output); the nested VM was "
+		 "killed before this boot's record came back", cli->req.timeout_s);
+	host_info_collect(&host, true);
+	rec = record_build(&cli->req, &cli->spec, &host, &res);
+	if (rec)
+		record_unmeasured(rec);
+	if (rec && !record_out_append(out, rec))
+		fprintf(stderr, "entrylab run: wrote a timeout record for the boot the nested VM "
+				"did not finish\n");
+	json_object_put(rec);
+}
+
 /* The whole command, as typed, in the nested runner's VM. */
 static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 		      struct record_out *out)
@@ -71,7 +106,10 @@ static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 		.argc = argc + 1, .argv = argv - 1, .output = out, .files = files,
 		.verbose = cli->req.verbose, .timeout_s = cli->req.timeout_s,
 		.boots = cli->req.repeat,
+		.expects_record = true,
 	});
+	if (rc == EL_EXIT_TIMEOUT && !out->failed && out->written < cli->req.repeat)
+		run_nested_timeout_record(cli, out);
 	if (!out->failed && out->written)
 		fprintf(stderr, "entrylab: records appended to %s\n", out->path);
 	return rc;
@@ -102,6 +140,7 @@ static int run_command(int argc, char **argv, struct el_cli_run *cli)
 		return rc;
 	if ((rc = record_out_open(&out, "run", output)))
 		return rc;
+	nested_inner_test_crash(); /* tests only: ENTRYLAB_TEST_INNER_CRASH */
 	rc = usable ? run_native(cli, &out) : run_nested(argc, argv, cli, &out);
 	if (record_out_close(&out) && !rc)
 		rc = EL_EXIT_VMM;

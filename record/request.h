@@ -11,12 +11,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "el_limits.h"
 #include "events.h"
 #include "program.h"
 #include "run.h"
 
-#define EL_MIN_MEMORY (16ull << 20)
-#define EL_MAX_MEMORY (64ull << 30)
 #define EL_DEFAULT_MEMORY (256ull << 20)
 #define EL_DEFAULT_TIMEOUT 120.0
 

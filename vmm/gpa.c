@@ -10,6 +10,17 @@
 #include "gpa.h"
 #include "vm.h"
 
+bool el_mem_contains(const struct el_mem *mem, uint64_t gpa, uint64_t len)
+{
+	for (unsigned i = 0; i < mem->nr_slots; i++) {
+		const struct el_mem_slot *s = &mem->slot[i];
+
+		if (gpa >= s->gpa && gpa - s->gpa < s->size)
+			return len <= s->size - (gpa - s->gpa);
+	}
+	return false;
+}
+
 void *el_mem_gpa(const struct el_mem *mem, uint64_t gpa, uint64_t len)
 {
 	for (unsigned i = 0; i < mem->nr_slots; i++) {
@@ -40,13 +51,8 @@ int el_mem_alloc(struct el_mem *mem, uint64_t bytes, char *err, size_t errlen)
 	void *p;
 
 	memset(mem, 0, sizeof(*mem));
-	if (bytes < EL_MEM_MIN || bytes > EL_MEM_MAX || bytes % 4096) {
-		snprintf(err, errlen,
-			 "guest memory of %llu bytes is not usable: give --memory a multiple of "
-			 "4 KiB between %lluM and %lluG",
-			 (unsigned long long)bytes, EL_MEM_MIN >> 20, EL_MEM_MAX >> 30);
+	if (el_limits_mem_check(bytes, err, errlen))
 		return -1;
-	}
 	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		 -1, 0);
 	if (p == MAP_FAILED) {
@@ -57,18 +63,23 @@ int el_mem_alloc(struct el_mem *mem, uint64_t bytes, char *err, size_t errlen)
 	/* Fewer EPT/NPT entries and faults; failure only costs speed. */
 	madvise(p, bytes, MADV_HUGEPAGE);
 
-	mem->base = p;
+	el_mem_layout(mem, p, bytes);
+	return 0;
+}
+
+void el_mem_layout(struct el_mem *mem, uint8_t *base, uint64_t bytes)
+{
+	mem->base = base;
 	mem->size = bytes;
 	mem->slot[0] = (struct el_mem_slot){
-		.gpa = 0, .size = bytes < EL_MEM_LOW_END ? bytes : EL_MEM_LOW_END, .hva = p};
+		.gpa = 0, .size = bytes < EL_MEM_LOW_END ? bytes : EL_MEM_LOW_END, .hva = base};
 	mem->nr_slots = 1;
 	if (bytes > EL_MEM_LOW_END) {
 		mem->slot[1] = (struct el_mem_slot){.gpa = EL_MEM_HIGH_BASE,
 						    .size = bytes - EL_MEM_LOW_END,
-						    .hva = mem->base + EL_MEM_LOW_END};
+						    .hva = base ? base + EL_MEM_LOW_END : NULL};
 		mem->nr_slots = 2;
 	}
-	return 0;
 }
 
 void el_mem_free(struct el_mem *mem)

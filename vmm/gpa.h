@@ -16,13 +16,14 @@
 #ifndef EL_GPA_H
 #define EL_GPA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "el_limits.h"
+
 #define EL_MEM_LOW_END 0xc0000000ull    /* RAM below this, then the hole */
 #define EL_MEM_HIGH_BASE 0x100000000ull /* the rest of RAM from here */
-#define EL_MEM_MIN (16ull << 20)         /* kernel, start_info and initrd fit */
-#define EL_MEM_MAX (1ull << 40)          /* sanity bound on --memory */
 #define EL_MEM_SLOTS 2
 
 struct el_mem_slot {
@@ -42,6 +43,8 @@ struct el_vm;
 /* Host pointer for [gpa, gpa + len), or NULL unless it lies inside one RAM slot. */
 void *el_gpa(struct el_vm *vm, uint64_t gpa, uint64_t len);
 void *el_mem_gpa(const struct el_mem *mem, uint64_t gpa, uint64_t len);
+/* True if [gpa, gpa + len) lies inside one RAM slot (no host mapping needed). */
+bool el_mem_contains(const struct el_mem *mem, uint64_t gpa, uint64_t len);
 
 /*
  * Maps bytes of anonymous memory (MAP_NORESERVE, hugepages advised) and
@@ -49,6 +52,11 @@ void *el_mem_gpa(const struct el_mem *mem, uint64_t gpa, uint64_t len);
  * EL_MEM_MAX].  -1 with a message naming the problem and the fix in err.
  */
 int el_mem_alloc(struct el_mem *mem, uint64_t bytes, char *err, size_t errlen);
+/*
+ * The slot layout of bytes of RAM at base (NULL: the layout only, for checks
+ * such as pvh_parse() before any memory is mapped).
+ */
+void el_mem_layout(struct el_mem *mem, uint8_t *base, uint64_t bytes);
 void el_mem_free(struct el_mem *mem);
 
 /* End of RAM below 4 GiB (where 32-bit code can reach). */

@@ -7,15 +7,15 @@
 #include <string.h>
 
 #include "blobs.h"
-#include "host_io.h"
+#include "el_limits.h"
+#include "file_check.h"
+#include "gpa.h"
+#include "pvh_load.h"
 #include "initrd.h"
 #include "program.h"
 #include "status.h"
 
 #define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), (code))
-
-/* Largest image read from a file: a guest program or kernel, not a disk image. */
-#define PROGRAM_FILE_MAX (512u << 20)
 
 /* The program's arguments: the defaults when none are given, -n substituted. */
 static int program_args(struct el_programs *p, const struct el_program_choice *c, char *err,
@@ -71,8 +71,7 @@ static int program_image(struct el_programs *p, const struct el_program_choice *
 	size_t len;
 
 	if (c->exec) {
-		p->exec_owned = (unsigned char *)io_read_file(c->exec, PROGRAM_FILE_MAX, &len, why,
-							      sizeof(why));
+		p->exec_owned = file_read_elf(c->exec, EL_EXEC_FILE_MAX, &len, why, sizeof(why));
 		if (!p->exec_owned)
 			return ERR(EL_EXIT_USAGE, "--exec: %s", why);
 		if (exec_check(p->exec_owned, len, why, sizeof(why)))
@@ -90,6 +89,30 @@ static int program_image(struct el_programs *p, const struct el_program_choice *
 	return 0;
 }
 
+/*
+ * --kernel FILE: size and headers checked before it is read whole, then
+ * everything the loader will demand, against the RAM asked for, so a bad
+ * image is the user's input (120) on every command and before any boot.
+ */
+static int program_kernel(struct el_programs *p, const struct el_program_choice *c, char *err,
+			  size_t errlen)
+{
+	struct pvh_image img;
+	struct el_mem mem = {0};
+	char why[512];
+
+	p->kernel_owned = file_read_elf(c->kernel, EL_KERNEL_FILE_MAX, &p->kernel_len, why,
+					sizeof(why));
+	if (!p->kernel_owned)
+		return ERR(EL_EXIT_USAGE, "--kernel: %s", why);
+	p->kernel = p->kernel_owned;
+	el_mem_layout(&mem, NULL, c->mem_bytes ? c->mem_bytes : EL_MEM_MIN);
+	if (pvh_parse(p->kernel, p->kernel_len, &mem, &img, why, sizeof(why)))
+		return ERR(EL_EXIT_USAGE, "--kernel %s is not a bootable PVH kernel: %s", c->kernel,
+			   why);
+	return 0;
+}
+
 int programs_prepare(struct el_programs *p, const struct el_program_choice *c, char *err,
 		     size_t errlen)
 {
@@ -99,11 +122,8 @@ int programs_prepare(struct el_programs *p, const struct el_program_choice *c, c
 	memset(p, 0, sizeof(*p));
 	el_cpio_init(&p->initrd);
 	if (c->kernel) {
-		p->kernel_owned = (unsigned char *)io_read_file(c->kernel, PROGRAM_FILE_MAX,
-								&p->kernel_len, why, sizeof(why));
-		if (!p->kernel_owned)
-			return ERR(EL_EXIT_USAGE, "--kernel: %s", why);
-		p->kernel = p->kernel_owned;
+		if ((rc = program_kernel(p, c, err, errlen)))
+			return rc;
 	} else {
 		p->kernel = entrylab_kernel;
 		p->kernel_len = (size_t)(entrylab_kernel_end - entrylab_kernel);

@@ -25,6 +25,7 @@ struct el_program_choice {
 	char *const *args;  /* the program's arguments; none: the benchmark's defaults */
 	int nargs;
 	uint64_t iterations; /* -n: replaces the benchmark's iteration argument; 0 = none */
+	uint64_t mem_bytes;  /* -m: the RAM --kernel must fit in; 0 = EL_MEM_MIN */
 };
 
 struct el_programs {

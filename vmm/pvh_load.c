@@ -45,7 +45,7 @@ static int segment_check(const GElf_Phdr *ph, unsigned idx, size_t len,
 			   "area below 0x%x: link the kernel higher (e.g. at 1 MiB)",
 			   idx, ph->p_paddr, EL_BOOT_AREA_END);
 	if (ph->p_paddr >= low_end || ph->p_memsz > low_end - ph->p_paddr ||
-	    !el_mem_gpa(mem, ph->p_paddr, ph->p_memsz))
+	    !el_mem_contains(mem, ph->p_paddr, ph->p_memsz))
 		return ERR("PT_LOAD segment %u at physical 0x%" PRIx64 " (+0x%" PRIx64 ") lies "
 			   "outside guest RAM below 0x%" PRIx64 ": raise --memory or link the "
 			   "kernel lower",

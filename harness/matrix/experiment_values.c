@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "el_limits.h"
 #include "parse_num.h"
 #include "request.h"
 #include "cmdline.h"
@@ -112,12 +113,15 @@ bool check_uint(struct check_ctx *c, enum exp_key k, const struct exp_value *v, 
 
 bool check_size(struct check_ctx *c, enum exp_key k, const struct exp_value *v, uint64_t *out)
 {
+	char why[200];
+
 	if (!v->text)
 		return false;
-	if (el_parse_size(v->text, out) == 0 && *out >= (16ull << 20) && *out <= (64ull << 30))
+	if (el_parse_size(v->text, out))
+		snprintf(why, sizeof(why), "not a size; write e.g. %s = 256M", experiment_key_name(k));
+	else if (!el_limits_mem_check(*out, why, sizeof(why)))
 		return true;
-	check_problem(c, v->line, "%s = %s: not a size between 16M and 64G; write e.g. %s = 256M",
-		      experiment_key_name(k), v->text, experiment_key_name(k));
+	check_problem(c, v->line, "%s = %s: %s", experiment_key_name(k), v->text, why);
 	return false;
 }
 

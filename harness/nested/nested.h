@@ -31,6 +31,15 @@ bool nested_is_inner(void);
 const char *nested_inner_output(void);
 
 /*
+ * Inside the nested VM: arranges for the exit status to be written where
+ * init looks for it (ENTRYLAB_NESTED_STATUS), so that no status there means
+ * the inner entrylab was killed.  main() calls it first; outside, a no-op.
+ */
+void nested_inner_arm(void);
+/* Tests only: raise the signal ENTRYLAB_TEST_INNER_CRASH names (inner only). */
+void nested_inner_test_crash(void);
+
+/*
  * What the nested runner runs: the command, parsed by the caller, and what
  * the runner needs to know of it.  argv is main()'s, forwarded as given
  * (argv[1] is the subcommand); the inner command sees the host's cwd, so
@@ -47,6 +56,8 @@ struct nested_request {
 	bool verbose;              /* -v: the VM's console and timings on stderr */
 	double timeout_s;          /* the command's per-boot --timeout; 0 = none */
 	unsigned boots;            /* boots the command does (repeats x variants), for the deadline */
+	bool expects_record;       /* a record per boot started (run): a guest status with none is
+				      a VMM error */
 	/* called with each record line once it is on disk in output (no newline) */
 	void (*on_record)(void *ctx, const char *line, size_t len);
 	void *ctx;

@@ -10,11 +10,20 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Environment the VM's init gives the inner entrylab. */
 #define NESTED_ENV_INNER "ENTRYLAB_NESTED_INNER"
 #define NESTED_ENV_OUTPUT "ENTRYLAB_NESTED_OUTPUT"
+/* The file the inner entrylab writes its exit status to as it exits (nested_inner_arm()). */
+#define NESTED_ENV_STATUS "ENTRYLAB_NESTED_STATUS"
+/*
+ * Tests only: ENTRYLAB_TEST_INNER_CRASH=SEGV|ABRT|KILL|BUS on the host is
+ * forwarded to the inner entrylab, which raises that signal once its records
+ * file is open (nested_inner_test_crash()).
+ */
+#define NESTED_ENV_TEST_CRASH "ENTRYLAB_TEST_INNER_CRASH"
 
 /* quiet: the console is only shown with -v or on failure; the crypto self-tests cost ~0.2 s */
 #define NESTED_KERNEL_APPEND "console=ttyS0 quiet loglevel=3 panic=-1 cryptomgr.notests"
@@ -39,7 +48,10 @@ bool nested_path_join(const char *cwd, const char *path, char *out, size_t cap);
  *   ready UPTIME    the VM is up and /dev/kvm works; the inner command starts
  *   records N       followed by N raw bytes appended to the inner records file
  *   fail TEXT       init could not run the command
- *   exit STATUS     the inner command's exit status (the last line)
+ *   exit STATUS     the inner command's exit status (the last line, or one of:)
+ *   killed SIGNAL   the inner command died of a signal (no exit status)
+ *   lost STATUS     it ended without writing its status: $? (128 + N or not) is all
+ *                   there is
  */
 typedef void nested_bytes_fn(void *ctx, const char *data, size_t len);
 
@@ -52,6 +64,8 @@ struct nested_stream {
 	bool ready, exited, failed;
 	double ready_uptime; /* guest uptime at "ready", seconds */
 	int exit_status;
+	int killed_signal; /* "killed N": N, else 0 */
+	bool lost;         /* "lost STATUS": exit_status is the shell's $? */
 	char fail_msg[400];
 	char error[160]; /* first protocol violation, "" if none */
 };
@@ -79,6 +93,31 @@ void nested_records_init(struct nested_records *r, struct record_out *out);
 nested_bytes_fn nested_records_feed; /* ctx: struct nested_records */
 /* Drops what is held; returns the number of bytes of an unfinished last line (dropped). */
 size_t nested_records_close(struct nested_records *r);
+
+/* ---- nested_sink.c: guest output to the host's stdout/stderr, capped, never blocking ---- */
+
+/* A destination that takes no byte for this long is stalled: nothing more is passed on. */
+#define NESTED_STALL_MS 1000
+
+struct nested_sink {
+	int fd;
+	const char *name;      /* "stdout", "stderr", for the note */
+	uint64_t cap;          /* EL_NESTED_STREAM_CAP */
+	uint64_t passed;       /* bytes written to fd */
+	uint64_t dropped_cap;  /* bytes over the cap */
+	uint64_t dropped_stall; /* bytes not written: fd stalled or closed */
+	double deadline;       /* CLOCK_MONOTONIC seconds: no waiting past it (0: none) */
+	bool stalled, broken;
+};
+
+void nested_sink_init(struct nested_sink *k, int fd, const char *name);
+/*
+ * Passes on what the cap and the reader allow, PIPE_BUF at a time, waiting
+ * at most NESTED_STALL_MS for each and never past the deadline.
+ */
+void nested_sink_write(struct nested_sink *k, const char *data, size_t len);
+/* true, with "the nested VM's stdout: passed on N bytes, dropped ..." in buf, if any was dropped. */
+bool nested_sink_note(const struct nested_sink *k, char *buf, size_t cap);
 
 /* ---- nested_qemu.c: one QEMU run with its four serial ports piped back ---- */
 

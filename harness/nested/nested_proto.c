@@ -118,19 +118,48 @@ static void verb_fail(struct nested_stream *s, const char *arg)
 	s->failed = true;
 }
 
-static void verb_exit(struct nested_stream *s, const char *arg)
+/* A number in [0, max] for the last line's verb; -1 (protocol error) otherwise. */
+static int last_number(struct nested_stream *s, const char *arg, long max)
 {
 	char *end;
 	long st;
 
 	errno = 0;
 	st = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || st < 0 || st > 255) {
+	if (errno || end == arg || *end || st < 0 || st > max) {
 		stream_error(s, "a malformed exit status");
-		return;
+		return -1;
 	}
 	s->exited = true;
-	s->exit_status = (int)st;
+	return (int)st;
+}
+
+static void verb_exit(struct nested_stream *s, const char *arg)
+{
+	int st = last_number(s, arg, 255);
+
+	if (st >= 0)
+		s->exit_status = st;
+}
+
+static void verb_killed(struct nested_stream *s, const char *arg)
+{
+	int sig = last_number(s, arg, 127);
+
+	if (sig == 0)
+		stream_error(s, "a malformed signal number");
+	else if (sig > 0)
+		s->killed_signal = sig;
+}
+
+static void verb_lost(struct nested_stream *s, const char *arg)
+{
+	int st = last_number(s, arg, 255);
+
+	if (st >= 0) {
+		s->lost = true;
+		s->exit_status = st;
+	}
 }
 
 static const struct {
@@ -141,6 +170,8 @@ static const struct {
 	{ "records ", verb_records },
 	{ "fail ", verb_fail },
 	{ "exit ", verb_exit },
+	{ "killed ", verb_killed },
+	{ "lost ", verb_lost },
 };
 
 static void stream_line(struct nested_stream *s, const char *line)

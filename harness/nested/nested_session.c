@@ -10,18 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "host_io.h"
 #include "nested.h"
 #include "nested_priv.h"
+#include "record_out.h"
 #include "status.h"
 
 #define CONSOLE_KEEP 65536
 #define CONSOLE_TAIL_LINES 40
 #define NESTED_QBOOT "/usr/share/qemu/qboot.rom"
+/* Per boot on top of its --timeout: the inner boot (~5-10 s) and its record shipped back. */
+#define NESTED_BOOT_MARGIN_S 60.0
+/* The whole run when the command has no --timeout. */
+#define NESTED_NO_TIMEOUT_S 3600.0
 
 struct session {
+	const struct nested_request *args;
 	struct nested_stream stream;
 	struct nested_records records;
 	const volatile sig_atomic_t *stop;
@@ -30,6 +37,7 @@ struct session {
 	size_t console_len;
 	char diag[4096];
 	size_t diag_len;
+	struct nested_sink out, err; /* the host's stdout and stderr (nested_sink.c) */
 };
 
 /* Keeps the newest bytes; older halves are dropped as the buffer fills. */
@@ -51,13 +59,13 @@ static void keep(char *buf, size_t cap, size_t *len, const char *data, size_t n)
 }
 
 /* The console as text: the guest's tty turns "\n" into "\r\n". */
-static void write_console(const char *data, size_t len)
+static void write_console(struct nested_sink *k, const char *data, size_t len)
 {
 	for (size_t i = 0; i < len;) {
 		size_t n = strcspn(data + i, "\r");
 
 		n = n > len - i ? len - i : n;
-		(void)io_write_all(2, data + i, n); /* a closed pipe must not stop the run */
+		nested_sink_write(k, data + i, n);
 		i += n + (i + n < len);
 	}
 }
@@ -66,19 +74,17 @@ static void chan_console(struct session *s, const char *data, size_t len)
 {
 	keep(s->console, sizeof(s->console), &s->console_len, data, len);
 	if (s->verbose)
-		write_console(data, len);
+		write_console(&s->err, data, len);
 }
 
 static void chan_stdout(struct session *s, const char *data, size_t len)
 {
-	(void)s;
-	(void)io_write_all(1, data, len); /* a closed pipe must not stop the run */
+	nested_sink_write(&s->out, data, len);
 }
 
 static void chan_stderr(struct session *s, const char *data, size_t len)
 {
-	(void)s;
-	(void)io_write_all(2, data, len); /* a closed pipe must not stop the run */
+	nested_sink_write(&s->err, data, len);
 }
 
 static void chan_results(struct session *s, const char *data, size_t len)
@@ -90,7 +96,7 @@ static void chan_diag(struct session *s, const char *data, size_t len)
 {
 	keep(s->diag, sizeof(s->diag), &s->diag_len, data, len);
 	if (s->verbose)
-		(void)io_write_all(2, data, len); /* a closed pipe must not stop the run */
+		nested_sink_write(&s->err, data, len);
 }
 
 static void (*const chan_sink[NESTED_NR_CHAN])(struct session *, const char *, size_t) = {
@@ -122,6 +128,7 @@ static bool session_ready(void *ctx)
 
 static void print_console_tail(const struct session *s)
 {
+	struct nested_sink k;
 	size_t start = s->console_len;
 	int lines = 0;
 
@@ -134,7 +141,27 @@ static void print_console_tail(const struct session *s)
 		lines += s->console[--start] == '\n';
 	fprintf(stderr, "last lines of the nested VM's console:\n");
 	fflush(stderr);
-	write_console(s->console + start + (start > 0), s->console_len - start - (start > 0));
+	nested_sink_init(&k, 2, "console");
+	write_console(&k, s->console + start + (start > 0), s->console_len - start - (start > 0));
+}
+
+static double session_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* One note per destination that did not get all of the guest's output. */
+static void session_notes(const struct session *s)
+{
+	char note[300];
+
+	if (nested_sink_note(&s->out, note, sizeof(note)))
+		fprintf(stderr, "entrylab: nested runner: %s (harness/nested/README.md)\n", note);
+	if (nested_sink_note(&s->err, note, sizeof(note)))
+		fprintf(stderr, "entrylab: nested runner: %s (harness/nested/README.md)\n", note);
 }
 
 static double env_seconds(const char *name, double def)
@@ -147,6 +174,56 @@ static double env_seconds(const char *name, double def)
 		return def;
 	d = strtod(v, &end);
 	return *end || d <= 0 ? def : d;
+}
+
+/* "no record came back" or "N records came back (kept in FILE)". */
+static void records_said(const struct session *s, char *buf, size_t cap)
+{
+	const struct record_out *o = s->args->output;
+
+	if (!s->records.written)
+		snprintf(buf, cap, "no record came back");
+	else
+		snprintf(buf, cap, "%lu record%s came back (kept in %s)", s->records.written,
+			 s->records.written == 1 ? "" : "s", o ? o->path : "the output");
+}
+
+/*
+ * The inner entrylab's end, as init saw it.  A signal, an end without a
+ * status, or a guest status with no record (from a command that writes one
+ * per boot) is the VMM's failure (125), never a guest's exit status.
+ */
+static int session_inner_end(struct session *s)
+{
+	const struct nested_stream *st = &s->stream;
+	const int sig = st->killed_signal, code = st->exit_status;
+	const char *name = sig ? sigabbrev_np(sig) : NULL;
+	char recs[4200];
+
+	records_said(s, recs, sizeof(recs));
+	if (sig) {
+		fprintf(stderr, "entrylab: nested runner: the VMM inside the nested runner died of "
+				"SIG%s (signal %d, %s); %s; a crash of entrylab, not the guest's "
+				"exit: report it with the command and the output of -v\n",
+			name ? name : "?", sig, strsignal(sig), recs);
+		return EL_EXIT_VMM;
+	}
+	if (st->lost) {
+		fprintf(stderr, "entrylab: nested runner: the VMM inside the nested runner ended "
+				"without reporting its exit status (the shell saw %d%s); %s; run "
+				"again with -v to see the VM's console\n",
+			code, code > 128 ? ", 128 + a signal?" : "", recs);
+		return EL_EXIT_VMM;
+	}
+	/* 120, 121 and 125: the inner entrylab refused, before or without a record. */
+	if (s->args->expects_record && !s->records.written && code != EL_EXIT_USAGE &&
+	    code != EL_EXIT_UNSUPPORTED && code != EL_EXIT_VMM) {
+		fprintf(stderr, "entrylab: nested runner: the VMM inside the nested runner exited "
+				"with status %d but %s: a VMM error, not the guest's status; run "
+				"again with -v to see the VM's console\n", code, recs);
+		return EL_EXIT_VMM;
+	}
+	return code;
 }
 
 static int session_judge(struct session *s, const struct nested_vm *vm,
@@ -192,7 +269,7 @@ static int session_judge(struct session *s, const struct nested_vm *vm,
 		return EL_EXIT_VMM;
 	}
 	if (s->stream.exited)
-		return s->stream.exit_status;
+		return session_inner_end(s);
 	if (s->stream.failed)
 		fprintf(stderr, "entrylab: nested runner: the VM could not run the command: %s\n",
 			s->stream.fail_msg);
@@ -217,7 +294,10 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 	struct nested_outcome out;
 	struct nested_vm vm = { 0 };
 	const char *qemu = getenv("ENTRYLAB_QEMU"), *mem = getenv("ENTRYLAB_NESTED_MEMORY");
-	double run_s = 3600, per_repeat = args->timeout_s + 60;
+	const double boots = args->boots ? args->boots : 1;
+	/* The whole run: per boot its --timeout plus one boot and shipping its record back. */
+	const double run_s = args->timeout_s > 0 ? boots * (args->timeout_s + NESTED_BOOT_MARGIN_S)
+						  : NESTED_NO_TIMEOUT_S;
 	size_t torn;
 	int rc;
 
@@ -225,8 +305,7 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 		fprintf(stderr, "entrylab: nested runner: out of memory\n");
 		return EL_EXIT_VMM;
 	}
-	if (args->timeout_s > 0 && per_repeat * (double)(args->boots ? args->boots : 1) > run_s)
-		run_s = per_repeat * (double)(args->boots ? args->boots : 1);
+	s->args = args;
 	s->verbose = args->verbose;
 	nested_records_init(&s->records, args->output);
 	s->records.on_record = args->on_record;
@@ -242,6 +321,10 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 	vm.boot_timeout_s = env_seconds("ENTRYLAB_NESTED_BOOT_TIMEOUT", 120);
 	vm.total_timeout_s = env_seconds("ENTRYLAB_NESTED_TIMEOUT", vm.boot_timeout_s + run_s);
 	vm.verbose = args->verbose;
+	nested_sink_init(&s->out, 1, "stdout");
+	nested_sink_init(&s->err, 2, "stderr");
+	/* One deadline: forwarding output never waits past the end of the whole run. */
+	s->out.deadline = s->err.deadline = session_now() + vm.total_timeout_s;
 	vm.chunk = session_chunk;
 	vm.is_ready = session_ready;
 	vm.stopping = session_stopping;
@@ -255,6 +338,7 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 		fprintf(stderr, "entrylab: nested runner: the VM was up in %.2f s (QEMU start to "
 				"/dev/kvm ready; guest uptime %.2f s), whole run %.2f s\n",
 			out.boot_s, s->stream.ready_uptime, out.wall_s);
+	session_notes(s);
 	torn = nested_records_close(&s->records);
 	if (torn)
 		fprintf(stderr, "entrylab: nested runner: dropped an unfinished record (%zu bytes) "

@@ -138,3 +138,18 @@ Test(parse_num, scaled)
 	cr_assert_eq(el_parse_scaled("20000000000G", "KMG", 1024, &v), -1);
 	cr_assert_eq(v, 7, "a refused argument leaves the output alone");
 }
+
+/* The CLI's memory check is the VMM's (el_limits.h): what passes here, maps there. */
+Test(cli, memory_limits_are_the_vmms)
+{
+	struct el_cli_run cli;
+	const char *const unaligned[] = {"-m", "16777217", NULL};
+	const char *const over[] = {"-m", "65G", NULL};
+	const char *const max[] = {"-m", "64G", NULL};
+	const char *const min[] = {"-m", "16M", NULL};
+
+	cr_expect_eq(parse(&cli, unaligned), EL_EXIT_USAGE, "-m 16777217 (16 MiB + 1)");
+	cr_expect_eq(parse(&cli, over), EL_EXIT_USAGE);
+	cr_expect_eq(parse(&cli, max), 0);
+	cr_expect_eq(parse(&cli, min), 0);
+}

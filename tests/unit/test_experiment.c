@@ -171,7 +171,7 @@ static const struct bad_case bad_cases[] = {
 	{"repeat words", EXP "repeat = many\n[variant v]\n", 4, "repeat = many"},
 	{"iterations negative", EXP "iterations = -3\n[variant v]\n", 4, "iterations = -3"},
 	{"variant iterations", EXP "[variant v]\niterations = 1x\n", 5, "iterations = 1x"},
-	{"memory", EXP "memory = 4K\n[variant v]\n", 4, "memory = 4K: not a size"},
+	{"memory", EXP "memory = 4K\n[variant v]\n", 4, "memory = 4K: guest memory (--memory) of 4096 bytes is below the minimum"},
 	{"timeout", EXP "timeout = soon\n[variant v]\n", 4, "timeout = soon"},
 	{"cpu", EXP "cpu = host,+pcdi\n[variant v]\n", 4, "cpu = host,+pcdi"},
 	{"variant cpu", EXP "[variant v]\ncpu = core2duo\n", 5, "cpu = core2duo"},

@@ -5,6 +5,8 @@
  * host (no QEMU, no KVM).
  */
 #include <criterion/criterion.h>
+#include <time.h>
+#include <unistd.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include "nested.h"
+#include "el_limits.h"
 #include "nested_priv.h"
 #include "record_out.h"
 
@@ -149,7 +152,8 @@ Test(nested, stream_violations)
 {
 	const char *bad[] = { "hello\n", "ELN1 exit 256\n", "ELN1 exit -1\n", "ELN1 exit\n",
 			      "ELN1 records -5\n", "ELN1 records 12x\n", "ELN1 frob 1\n",
-			      "ELN1 exit 0\nELN1 exit 0\n" };
+			      "ELN1 exit 0\nELN1 exit 0\n", "ELN1 killed 0\n", "ELN1 killed 200\n",
+			      "ELN1 killed 11\nELN1 exit 0\n", "ELN1 lost x\n" };
 	char longline[600];
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -264,4 +268,67 @@ Test(nested, force_nested_makes_kvm_unusable)
 	setenv("ENTRYLAB_FORCE_NESTED", "1", 1);
 	cr_expect(!nested_kvm_usable());
 	unsetenv("ENTRYLAB_FORCE_NESTED");
+}
+
+/* How the inner entrylab ended: a signal and an end without a status are not exit statuses. */
+Test(nested, stream_killed_and_lost)
+{
+	struct nested_stream s;
+	const char killed[] = "ELN1 ready 1.0\nELN1 killed 11\n", lost[] = "ELN1 lost 139\n";
+
+	nested_stream_init(&s, NULL, NULL);
+	nested_stream_feed(&s, killed, sizeof(killed) - 1);
+	cr_expect_str_eq(s.error, "");
+	cr_expect(s.exited);
+	cr_expect_eq(s.killed_signal, 11);
+	cr_expect(!s.lost);
+	nested_stream_init(&s, NULL, NULL);
+	nested_stream_feed(&s, lost, sizeof(lost) - 1);
+	cr_expect_str_eq(s.error, "");
+	cr_expect(s.exited && s.lost);
+	cr_expect_eq(s.exit_status, 139);
+	cr_expect_eq(s.killed_signal, 0);
+}
+
+/* The nested stream's forwarding: capped, and never blocked by a reader that stalls. */
+Test(nested, sink_cap_stall_and_close)
+{
+	static char big[2 << 20];
+	struct nested_sink k;
+	struct timespec t0, t1;
+	char note[300], buf[64];
+	int p[2];
+
+	cr_assert_eq(pipe(p), 0);
+	nested_sink_init(&k, p[1], "stdout");
+	cr_expect_eq(k.cap, EL_NESTED_STREAM_CAP);
+	k.cap = 50;
+	nested_sink_write(&k, big, 100);
+	cr_expect_eq(k.passed, 50);
+	cr_expect_eq(k.dropped_cap, 50);
+	cr_expect_eq(read(p[0], buf, sizeof(buf)), 50);
+	cr_expect(nested_sink_note(&k, note, sizeof(note)));
+	cr_expect(strstr(note, "dropped 50 over the"), "%s", note);
+
+	/* Nobody reads: the pipe fills, then the sink gives up within NESTED_STALL_MS. */
+	nested_sink_init(&k, p[1], "stdout");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	nested_sink_write(&k, big, sizeof(big));
+	nested_sink_write(&k, big, sizeof(big)); /* stalled: returns at once */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	cr_expect(k.stalled);
+	cr_expect_lt(k.passed, sizeof(big));
+	cr_expect_eq(k.passed + k.dropped_stall + k.dropped_cap, 2 * sizeof(big));
+	cr_expect_lt((double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9,
+		     NESTED_STALL_MS / 1000.0 + 0.5, "the stall must cost at most one wait");
+	cr_expect(nested_sink_note(&k, note, sizeof(note)));
+	cr_expect(strstr(note, "stalled reader"), "%s", note);
+
+	/* A closed reader: nothing more is written, the run goes on. */
+	close(p[0]);
+	nested_sink_init(&k, p[1], "stdout");
+	nested_sink_write(&k, big, 10);
+	cr_expect(k.broken || k.stalled);
+	cr_expect_eq(k.passed, 0);
+	close(p[1]);
 }

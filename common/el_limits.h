@@ -1,0 +1,42 @@
+/*
+ * The limits the CLI, the experiment files, the VMM and the nested runner
+ * share: one definition each, so a value the CLI accepts is one the VMM
+ * accepts, and every message quotes the same bound.  Pure C: the host
+ * libraries and the unit tests include it; nothing here allocates.
+ */
+#ifndef EL_LIMITS_H
+#define EL_LIMITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Guest memory (-m, an experiment's memory =): a multiple of EL_MEM_ALIGN in [MIN, MAX]. */
+#define EL_MEM_MIN   (16ull << 20) /* kernel, start_info and initrd fit */
+#define EL_MEM_MAX   (64ull << 30) /* what one boot may map */
+#define EL_MEM_ALIGN 4096ull       /* KVM memory slots are page-granular */
+
+/* Files read whole, after their size and ELF header are checked (file_check.h). */
+#define EL_KERNEL_FILE_MAX (64ull << 20)  /* --kernel: the guest kernel is ~2 MiB */
+#define EL_EXEC_FILE_MAX   (256ull << 20) /* --exec: a static program, packed in the initrd */
+
+/*
+ * The caps on guest output kept for the record (run's and trace's console,
+ * program output) are common/output_cap.h's (EL_OUTPUT_CAP); this header
+ * holds the nested stream's, which forwards output and keeps none.
+ */
+
+/*
+ * The nested runner's stream (guest output forwarded from its VM, ttyS0 and
+ * the -v console): at most EL_NESTED_STREAM_CAP bytes are passed on per run;
+ * beyond that they are read and discarded (so the VM never blocks), and one
+ * note says how many were dropped.  Records (ttyS1) are not capped by it.
+ */
+#define EL_NESTED_STREAM_CAP (16u << 20)
+
+/*
+ * 0 if bytes is a usable guest memory size; else -1 with "N bytes is not ...:
+ * give a multiple of 4 KiB between 16M and 64G" in err.
+ */
+int el_limits_mem_check(uint64_t bytes, char *err, size_t errlen);
+
+#endif
