@@ -189,3 +189,14 @@ void hostout_flush(void)
 			reap(true);
 	} while (pending);
 }
+
+void hostout_confined(void)
+{
+	if (use_uring) {
+		hostout_flush();
+		io_uring_queue_exit(&ring);
+	}
+	use_uring = false;
+	ready = true;
+	snprintf(why_sync, sizeof(why_sync), "confined: io_uring operations bypass seccomp");
+}

@@ -18,6 +18,11 @@ void hostout_init(bool force_sync);
 void hostout_write(int fd, const void *buf, size_t len);
 /* Waits until everything queued is written (or the fd is gone). */
 void hostout_flush(void);
+/*
+ * The confined VMM (vmm/jail.c, in its child): write(2) from here on, the
+ * ring closed, since io_uring operations are not checked by seccomp.
+ */
+void hostout_confined(void);
 /* "io_uring" or "write(2): <why>". */
 const char *hostout_backend(void);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "confine.h"
 #include "exit.h"
 #include "hostout.h"
 #include "kvm.h"
@@ -146,7 +147,16 @@ static int run_setup(struct run_ctx *c)
 	return 0;
 }
 
-void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
+/* Last before the first KVM_RUN: fds closed, root and capabilities gone, seccomp on. */
+static int run_confine(struct run_ctx *c, int keep_fd)
+{
+	if (confine_apply(&c->vm, keep_fd, &c->loop.res->jail, c->err, sizeof(c->err)))
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	return 0;
+}
+
+/* The VMM proper, in jail.c's child: set-up, confinement (confine.h), the loop. */
+void vm_run_here(const struct el_run_spec *spec, struct el_run_result *res, int keep_fd)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));
 
@@ -160,7 +170,7 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 	clock_gettime(CLOCK_MONOTONIC, &c->loop.t0);
 	kvm_last_error_clear();
 
-	if (!run_setup(c)) {
+	if (!run_setup(c) && !run_confine(c, keep_fd)) {
 		exit_loop_run(&c->loop);
 		if (res->status != EL_RUN_OK)
 			regs_dump(c->vm.vcpu_fd, res->regs, sizeof(res->regs));

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "confine.h"
 #include "cpuid.h"
 #include "entrylab/abi.h"
 
@@ -63,6 +64,7 @@ struct el_run_result {
 	double wall_ms;             /* VM creation to end */
 	char *console;              /* everything the guest wrote to COM1 (malloc'd) */
 	size_t console_len;
+	struct el_confine_info jail; /* the VMM's confinement as it read it back (confine.h) */
 };
 
 /* Boots the guest once; always fills *res (status says how it ended). */
