@@ -61,6 +61,13 @@ void confine_trap_install(struct el_confine_violation *shared);
 /* Fills seccomp_mode, no_new_privs, uid, gid, cap_eff, cap_bnd from /proc/self/status text. */
 void confine_status_parse(const char *text, struct el_confine_info *info);
 
+/*
+ * Environment variables that steer the confinement (NULL-terminated):
+ * ENTRYLAB_NO_SECCOMP (debugging: no filter) and ENTRYLAB_TEST_SECCOMP_VIOLATE
+ * (test-only).  The nested runner exports them to the inner entrylab.
+ */
+extern const char *const confine_env_names[];
+
 /* "socket" for a syscall number of this architecture; "?" if unknown. */
 const char *confine_syscall_name(int nr, char *buf, size_t len);
 

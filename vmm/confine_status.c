@@ -60,3 +60,10 @@ void confine_status_parse(const char *text, struct el_confine_info *info)
 	status_word(text, "CapEff", info->cap_eff, sizeof(info->cap_eff));
 	status_word(text, "CapBnd", info->cap_bnd, sizeof(info->cap_bnd));
 }
+
+/* Test and debug knobs of the confinement (vmm/README.md); the nested runner passes them in. */
+const char *const confine_env_names[] = {
+	"ENTRYLAB_NO_SECCOMP",
+	"ENTRYLAB_TEST_SECCOMP_VIOLATE",
+	NULL,
+};
