@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "confine.h"
@@ -28,6 +30,9 @@
 
 /* The parent accepts at most this much console from the child (it keeps EL_CONSOLE_CAP). */
 #define JAIL_CONSOLE_MAX ((size_t)EL_CONSOLE_CAP * 2)
+
+/* The parent's backstop: --timeout plus this, from the fork, and the VMM process is killed. */
+#define JAIL_GRACE_S 1.0
 
 struct jail_page {
 	struct el_run_result res;
@@ -56,13 +61,31 @@ static void __attribute__((noreturn)) jail_child(const struct el_run_spec *spec,
 	_exit(0);
 }
 
-/* The console from the pipe, to EOF; NULL with *len = (size_t)-1 if over the bound. */
-static char *jail_read_console(int fd, size_t *len)
+/* Milliseconds left until deadline (CLOCK_MONOTONIC seconds); -1 (no limit) if deadline is 0. */
+static int jail_ms_left(double deadline)
+{
+	struct timespec now;
+	double left;
+
+	if (deadline <= 0)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left = (deadline - (double)now.tv_sec - (double)now.tv_nsec / 1e9) * 1e3;
+	return left > 0 ? (int)left + 1 : 0;
+}
+
+/*
+ * The console from the pipe, to EOF; NULL with *len = (size_t)-1 if over
+ * the bound.  *late if the deadline passed first.
+ */
+static char *jail_read_console(int fd, double deadline, size_t *len, bool *late)
 {
 	size_t cap = 0, n = 0;
 	char *buf = NULL;
 
 	for (;;) {
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int ms = jail_ms_left(deadline), rc;
 		ssize_t r;
 
 		if (n + 1 >= cap) { /* room for the NUL the console ends with */
@@ -75,6 +98,13 @@ static char *jail_read_console(int fd, size_t *len)
 			}
 			buf = p;
 			cap = cap ? cap * 2 : 65536;
+		}
+		rc = ms ? poll(&pfd, 1, ms) : 0;
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0) {
+			*late = true;
+			break;
 		}
 		r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)
@@ -124,6 +154,8 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 	struct jail_page *page;
 	int p[2], ws = 0;
 	size_t got = 0;
+	double deadline = 0;
+	bool late = false;
 	char *console;
 	pid_t pid;
 
@@ -141,6 +173,12 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 	}
 	fflush(NULL);
 	hostout_flush();
+	if (spec->timeout_s > 0) {
+		struct timespec t0;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		deadline = (double)t0.tv_sec + (double)t0.tv_nsec / 1e9 + spec->timeout_s + JAIL_GRACE_S;
+	}
 	pid = fork();
 	if (pid == 0) {
 		close(p[0]);
@@ -153,15 +191,22 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 		munmap(page, sizeof(*page));
 		return;
 	}
-	console = jail_read_console(p[0], &got);
-	if (got == (size_t)-1)
-		kill(pid, SIGKILL); /* more console than any run keeps: a broken child */
+	console = jail_read_console(p[0], deadline, &got, &late);
+	if (got == (size_t)-1 || late)
+		kill(pid, SIGKILL); /* more console than any run keeps, or past the deadline */
 	close(p[0]);
 	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 		;
 	*res = page->res;
 	res->console = console;
 	jail_verdict(res, page, ws, got);
+	if (late && !page->violation.hit) {
+		res->status = EL_RUN_TIMEOUT;
+		snprintf(res->detail, sizeof(res->detail),
+			 "the VMM process was still running %g s after --timeout %g s (draining "
+			 "output nobody reads?) and was stopped; its console is lost",
+			 JAIL_GRACE_S, spec->timeout_s);
+	}
 	if (res->console_len != got)
 		res->console_len = console ? got : 0;
 	munmap(page, sizeof(*page));
