@@ -206,6 +206,8 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 			 "the VMM process was still running %g s after --timeout %g s (draining "
 			 "output nobody reads?) and was stopped; its console is lost",
 			 JAIL_GRACE_S, spec->timeout_s);
+		/* the child never said: the parent's own clock, fork to now */
+		res->wall_ms = (spec->timeout_s + JAIL_GRACE_S) * 1e3 - jail_ms_left(deadline);
 	}
 	if (res->console_len != got)
 		res->console_len = console ? got : 0;
