@@ -31,6 +31,9 @@
 
 #define EL_CONFINE_NOBODY 65534 /* nobody/nogroup, when not started through sudo */
 
+/* Not a constant: the compiler must not see the test hook's store to NULL. */
+static volatile int *volatile confine_null;
+
 static int cmp_int(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
@@ -142,6 +145,7 @@ int confine_apply(const struct el_vm *vm, int keep_fd, struct el_confine_info *i
 	int keep[] = {0, 1, 2, vm->kvm_fd, vm->vm_fd, vm->vcpu_fd, keep_fd};
 	bool filter = !getenv("ENTRYLAB_NO_SECCOMP");
 	bool violate = getenv("ENTRYLAB_TEST_SECCOMP_VIOLATE") != NULL;
+	bool segv = getenv("ENTRYLAB_TEST_VMM_SEGV") != NULL;
 	int status_fd;
 
 	if (confine_close_fds(keep, sizeof(keep) / sizeof(keep[0]), err, errlen))
@@ -161,6 +165,9 @@ int confine_apply(const struct el_vm *vm, int keep_fd, struct el_confine_info *i
 	/* Test-only (tests/kvm): a syscall the allow-list lacks, to show the trap. */
 	if (violate)
 		syscall(SYS_socket, AF_INET, SOCK_STREAM, 0);
+	/* Test-only: the VMM process crashing, for the parent to name the signal. */
+	if (segv)
+		*(volatile int *)confine_null = 0;
 	return 0;
 fail:
 	if (status_fd >= 0)

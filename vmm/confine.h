@@ -63,8 +63,9 @@ void confine_status_parse(const char *text, struct el_confine_info *info);
 
 /*
  * Environment variables that steer the confinement (NULL-terminated):
- * ENTRYLAB_NO_SECCOMP (debugging: no filter) and ENTRYLAB_TEST_SECCOMP_VIOLATE
- * (test-only).  The nested runner exports them to the inner entrylab.
+ * ENTRYLAB_NO_SECCOMP (debugging: no filter), ENTRYLAB_TEST_SECCOMP_VIOLATE
+ * and ENTRYLAB_TEST_VMM_SEGV (test-only: a forbidden syscall, a crash of the
+ * VMM process after confinement).  The nested runner exports them.
  */
 extern const char *const confine_env_names[];
 

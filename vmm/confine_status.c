@@ -65,5 +65,6 @@ void confine_status_parse(const char *text, struct el_confine_info *info)
 const char *const confine_env_names[] = {
 	"ENTRYLAB_NO_SECCOMP",
 	"ENTRYLAB_TEST_SECCOMP_VIOLATE",
+	"ENTRYLAB_TEST_VMM_SEGV",
 	NULL,
 };

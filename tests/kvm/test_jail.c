@@ -76,3 +76,24 @@ Test(jail, forbidden_syscall_is_a_named_vmm_error)
 	json_object_put(rec);
 	proc_free(&p);
 }
+
+Test(jail, vmm_process_crash_is_a_vmm_error_naming_the_signal)
+{
+	struct el_proc p;
+	const char *out = tmp_output("segv.jsonl");
+	struct json_object *rec;
+	const char *detail;
+
+	setenv("ENTRYLAB_TEST_VMM_SEGV", "1", 1);
+	entrylab(&p, "run", "-o", out, NULL);
+	unsetenv("ENTRYLAB_TEST_VMM_SEGV");
+	cr_expect_eq(p.status, 125, "want 125 (vmm-error), not 139; got %d\n%s", p.status, p.err);
+	rec = last_record(out);
+	cr_assert(rec, "no record for a VMM process that crashed");
+	cr_expect_str_eq(jstr(rec, "status"), "vmm-error");
+	detail = jstr(rec, "detail");
+	cr_expect(detail && strstr(detail, "signal 11, SIGSEGV"), "detail must name the signal: %s",
+		  detail);
+	json_object_put(rec);
+	proc_free(&p);
+}
