@@ -51,8 +51,10 @@ static int confine_close_fds(int *keep, unsigned n, char *err, size_t errlen)
 		if (i < n && keep[i] < 0)
 			continue;
 		if (hi > lo && close_range(lo, hi - 1, 0)) {
-			snprintf(err, errlen, "close_range(%u, %u): %s: the kernel needs Linux 5.9 "
-				 "or later", lo, hi - 1, strerror(errno));
+			snprintf(err, errlen,
+				 "close_range(%u, %u): %s: the kernel needs Linux 5.9 "
+				 "or later",
+				 lo, hi - 1, strerror(errno));
 			return -1;
 		}
 		if (i < n)
@@ -99,12 +101,15 @@ static int confine_drop_root(char *err, size_t errlen)
 
 	for (int cap = 0; prctl(PR_CAPBSET_READ, cap) >= 0; cap++)
 		if (prctl(PR_CAPBSET_DROP, cap)) {
-			snprintf(err, errlen, "prctl(PR_CAPBSET_DROP, %d): %s", cap, strerror(errno));
+			snprintf(err, errlen, "prctl(PR_CAPBSET_DROP, %d): %s", cap,
+				 strerror(errno));
 			return -1;
 		}
 	if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid)) {
-		snprintf(err, errlen, "cannot drop root to uid %lu gid %lu: %s (run entrylab as a "
-			 "user in the kvm group instead of root)", uid, gid, strerror(errno));
+		snprintf(err, errlen,
+			 "cannot drop root to uid %lu gid %lu: %s (run entrylab as a "
+			 "user in the kvm group instead of root)",
+			 uid, gid, strerror(errno));
 		return -1;
 	}
 	return 0;

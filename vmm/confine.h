@@ -25,17 +25,17 @@ struct el_run_result;
 
 /* What the child saw after confinement (its /proc/self/status), for the record. */
 struct el_confine_info {
-	bool applied;            /* confine_apply() ran to the end */
-	char seccomp[16];        /* "filter", "disabled" (ENTRYLAB_NO_SECCOMP), "" unknown */
-	int seccomp_mode;        /* /proc/self/status Seccomp: (2 = filter), -1 unknown */
-	unsigned syscalls_allowed; /* syscalls on the allow-list */
-	long uid, gid;           /* real uid/gid after the drop; -1 unknown */
-	char cap_eff[20];        /* CapEff: hex as /proc/self/status prints it */
-	char cap_bnd[20];        /* CapBnd: */
-	int no_new_privs;        /* NoNewPrivs:, -1 unknown */
+	bool applied;                /* confine_apply() ran to the end */
+	char seccomp[16];            /* "filter", "disabled" (ENTRYLAB_NO_SECCOMP), "" unknown */
+	int seccomp_mode;            /* /proc/self/status Seccomp: (2 = filter), -1 unknown */
+	unsigned syscalls_allowed;   /* syscalls on the allow-list */
+	long uid, gid;               /* real uid/gid after the drop; -1 unknown */
+	char cap_eff[20];            /* CapEff: hex as /proc/self/status prints it */
+	char cap_bnd[20];            /* CapBnd: */
+	int no_new_privs;            /* NoNewPrivs:, -1 unknown */
 	int fds[EL_CONFINE_MAX_FDS]; /* open fds after the close, ascending */
 	unsigned nr_fds;
-	char output[64];         /* the child's output backend (hostout_backend()) */
+	char output[64]; /* the child's output backend (hostout_backend()) */
 };
 
 /*
@@ -46,15 +46,14 @@ struct el_confine_info {
 int confine_apply(const struct el_vm *vm, int keep_fd, struct el_confine_info *info, char *err,
 		  size_t errlen);
 
-
 /* The allow-list (confine_rules.c): installs it; 0 or -1 with err. */
 int confine_seccomp_load(unsigned *nr_allowed, char *err, size_t errlen);
 
 /* The SIGSYS trap: set by the handler in the child, read by the parent (shared page). */
 struct el_confine_violation {
 	volatile int hit;
-	volatile int nr;         /* si_syscall */
-	volatile unsigned arch;  /* si_arch */
+	volatile int nr;        /* si_syscall */
+	volatile unsigned arch; /* si_arch */
 };
 void confine_trap_install(struct el_confine_violation *shared);
 

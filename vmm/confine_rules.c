@@ -22,6 +22,7 @@
 
 #include "confine.h"
 
+/* clang-format off */
 /* Any arguments. */
 static const char *const confine_plain[] = {
 	/* output: the program's stdout/stderr, -v console, messages; the result pipe */
@@ -42,10 +43,13 @@ static const char *const confine_plain[] = {
 	"sched_getaffinity", "sched_setaffinity",
 	"exit", "exit_group",
 };
+/* clang-format on */
 
 /* The vCPU's ioctls in the loop and after it (regs_dump.c); every other ioctl traps. */
 static const unsigned long confine_ioctls[] = {
-	KVM_RUN, KVM_GET_REGS, KVM_GET_SREGS,
+	KVM_RUN,
+	KVM_GET_REGS,
+	KVM_GET_SREGS,
 };
 
 static int rule_name(scmp_filter_ctx ctx, const char *name, unsigned argc,
@@ -55,8 +59,10 @@ static int rule_name(scmp_filter_ctx ctx, const char *name, unsigned argc,
 	int rc;
 
 	if (nr == __NR_SCMP_ERROR) {
-		snprintf(err, errlen, "seccomp: syscall %s unknown to libseccomp: update "
-			 "vmm/confine_rules.c", name);
+		snprintf(err, errlen,
+			 "seccomp: syscall %s unknown to libseccomp: update "
+			 "vmm/confine_rules.c",
+			 name);
 		return -1;
 	}
 	rc = seccomp_rule_add_array(ctx, SCMP_ACT_ALLOW, nr, argc, args);
@@ -103,7 +109,8 @@ int confine_seccomp_load(unsigned *nr_allowed, char *err, size_t errlen)
 	int rc;
 
 	if (!ctx) {
-		snprintf(err, errlen, "seccomp_init failed: the kernel needs CONFIG_SECCOMP_FILTER "
+		snprintf(err, errlen,
+			 "seccomp_init failed: the kernel needs CONFIG_SECCOMP_FILTER "
 			 "(or set ENTRYLAB_NO_SECCOMP=1 to run unconfined, for debugging)");
 		return -1;
 	}
@@ -114,8 +121,10 @@ int confine_seccomp_load(unsigned *nr_allowed, char *err, size_t errlen)
 		goto fail;
 	rc = seccomp_load(ctx);
 	if (rc < 0) {
-		snprintf(err, errlen, "seccomp_load: %s: the kernel refused the filter (set "
-			 "ENTRYLAB_NO_SECCOMP=1 to run unconfined, for debugging)", strerror(-rc));
+		snprintf(err, errlen,
+			 "seccomp_load: %s: the kernel refused the filter (set "
+			 "ENTRYLAB_NO_SECCOMP=1 to run unconfined, for debugging)",
+			 strerror(-rc));
 		goto fail;
 	}
 	seccomp_release(ctx);

@@ -50,8 +50,8 @@ jail_fail(struct el_run_result *res, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void __attribute__((noreturn)) jail_child(const struct el_run_spec *spec,
-						 struct jail_page *page, int fd)
+static void __attribute__((noreturn))
+jail_child(const struct el_run_spec *spec, struct jail_page *page, int fd)
 {
 	hostout_confined(); /* io_uring's operations would bypass the seccomp filter */
 	confine_trap_install(&page->violation);
@@ -89,7 +89,8 @@ static char *jail_read_console(int fd, double deadline, size_t *len, bool *late)
 		ssize_t r;
 
 		if (n + 1 >= cap) { /* room for the NUL the console ends with */
-			char *p = cap < JAIL_CONSOLE_MAX ? realloc(buf, cap ? cap * 2 : 65536) : NULL;
+			char *p =
+				cap < JAIL_CONSOLE_MAX ? realloc(buf, cap ? cap * 2 : 65536) : NULL;
 
 			if (!p) {
 				free(buf);
@@ -119,25 +120,29 @@ static char *jail_read_console(int fd, double deadline, size_t *len, bool *late)
 }
 
 /* The child's end, as the record should say it. */
-static void jail_verdict(struct el_run_result *res, const struct jail_page *page, int ws,
-			 size_t got)
+static void jail_verdict(struct el_run_result *res, const struct jail_page *page, int ws, size_t got)
 {
 	char name[64], why[160];
 
 	if (page->violation.hit) {
 		snprintf(why, sizeof(why), "syscall %d = %s", page->violation.nr,
 			 confine_syscall_name(page->violation.nr, name, sizeof(name)));
-		jail_fail(res, "the VMM was killed by its seccomp filter (%s): the syscall is not "
+		jail_fail(res,
+			  "the VMM was killed by its seccomp filter (%s): the syscall is not "
 			  "on the allow-list in vmm/confine_rules.c; add it there if the run loop "
-			  "needs it (ENTRYLAB_NO_SECCOMP=1 runs unconfined, for debugging)", why);
+			  "needs it (ENTRYLAB_NO_SECCOMP=1 runs unconfined, for debugging)",
+			  why);
 	} else if (got == (size_t)-1) {
 		snprintf(why, sizeof(why), "%zu", JAIL_CONSOLE_MAX);
-		jail_fail(res, "the VMM process sent more than %s bytes of console; it was stopped", why);
+		jail_fail(res, "the VMM process sent more than %s bytes of console; it was stopped",
+			  why);
 	} else if (WIFSIGNALED(ws)) {
 		snprintf(why, sizeof(why), "signal %d, SIG%s", WTERMSIG(ws),
 			 sigabbrev_np(WTERMSIG(ws)) ? sigabbrev_np(WTERMSIG(ws)) : "?");
-		jail_fail(res, "the VMM process died of %s before it finished the run: a bug in "
-			  "entrylab; report it with the command line", why);
+		jail_fail(res,
+			  "the VMM process died of %s before it finished the run: a bug in "
+			  "entrylab; report it with the command line",
+			  why);
 	} else if (WEXITSTATUS(ws)) {
 		snprintf(why, sizeof(why), "%d", WEXITSTATUS(ws));
 		jail_fail(res, "the VMM process exited with status %s before it finished the run",
@@ -162,12 +167,15 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 	memset(res, 0, sizeof(*res));
 	page = mmap(NULL, sizeof(*page), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (page == MAP_FAILED) {
-		jail_fail(res, "cannot map the result page for the VMM process: %s", strerror(errno));
+		jail_fail(res, "cannot map the result page for the VMM process: %s",
+			  strerror(errno));
 		return;
 	}
 	if (pipe2(p, O_CLOEXEC)) {
-		jail_fail(res, "cannot create the result pipe for the VMM process: %s (too many "
-			  "open files? see ulimit -n)", strerror(errno));
+		jail_fail(res,
+			  "cannot create the result pipe for the VMM process: %s (too many "
+			  "open files? see ulimit -n)",
+			  strerror(errno));
 		munmap(page, sizeof(*page));
 		return;
 	}
@@ -177,7 +185,8 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 		struct timespec t0;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		deadline = (double)t0.tv_sec + (double)t0.tv_nsec / 1e9 + spec->timeout_s + JAIL_GRACE_S;
+		deadline = (double)t0.tv_sec + (double)t0.tv_nsec / 1e9 + spec->timeout_s +
+			   JAIL_GRACE_S;
 	}
 	pid = fork();
 	if (pid == 0) {

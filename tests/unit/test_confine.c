@@ -21,10 +21,11 @@
 
 Test(confine, status_fields_parsed)
 {
-	static const char text[] = "Name:\tentrylab\nUmask:\t0022\nUid:\t65534\t65534\t65534\t65534\n"
-				   "Gid:\t65533\t65533\t65533\t65533\nCapInh:\t0000000000000000\n"
-				   "CapEff:\t0000000000000000\nCapBnd:\t000001ffffffffff\n"
-				   "NoNewPrivs:\t1\nSeccomp:\t2\nSeccomp_filters:\t1\n";
+	static const char text[] =
+		"Name:\tentrylab\nUmask:\t0022\nUid:\t65534\t65534\t65534\t65534\n"
+		"Gid:\t65533\t65533\t65533\t65533\nCapInh:\t0000000000000000\n"
+		"CapEff:\t0000000000000000\nCapBnd:\t000001ffffffffff\n"
+		"NoNewPrivs:\t1\nSeccomp:\t2\nSeccomp_filters:\t1\n";
 	struct el_confine_info info = {0};
 
 	confine_status_parse(text, &info);
