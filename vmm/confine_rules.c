@@ -37,6 +37,7 @@ static const char *const confine_plain[] = {
 	"timer_delete",
 	/* signals: the --timeout handler and the SIGSYS trap return */
 	"rt_sigreturn", "rt_sigprocmask", "restart_syscall",
+	"sigaltstack", /* the sanitizers' runtime (unit_tests_asan) */
 	/* libc internals: stdio locks, allocator, identity */
 	"futex", "getpid", "gettid", "sched_yield", "getrandom",
 	/* run.c restores the affinity after --pin */
