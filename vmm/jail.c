@@ -119,6 +119,26 @@ static char *jail_read_console(int fd, double deadline, size_t *len, bool *late)
 	return buf;
 }
 
+/*
+ * The page is the child's to write, torn if it died mid-write: every string
+ * the record reads gets its terminator back.
+ */
+static void jail_terminate_strings(struct el_run_result *res)
+{
+	char *const strs[] = {res->detail,       res->regs,         res->exit_reason,
+			      res->jail.seccomp, res->jail.cap_eff, res->jail.cap_bnd,
+			      res->jail.output};
+	const size_t lens[] = {sizeof(res->detail),       sizeof(res->regs),
+			       sizeof(res->exit_reason),  sizeof(res->jail.seccomp),
+			       sizeof(res->jail.cap_eff), sizeof(res->jail.cap_bnd),
+			       sizeof(res->jail.output)};
+
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+		strs[i][lens[i] - 1] = 0;
+	if (res->jail.nr_fds > EL_CONFINE_MAX_FDS)
+		res->jail.nr_fds = EL_CONFINE_MAX_FDS;
+}
+
 /* The child's end, as the record should say it. */
 static void jail_verdict(struct el_run_result *res, const struct jail_page *page, int ws, size_t got)
 {
@@ -208,6 +228,7 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 		;
 	*res = page->res;
 	res->console = console;
+	jail_terminate_strings(res);
 	jail_verdict(res, page, ws, got);
 	if (late && !page->violation.hit) {
 		res->status = EL_RUN_TIMEOUT;
