@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -133,12 +134,16 @@ Test(confine, forbidden_calls_trap_with_their_number)
 	cr_expect(WIFEXITED(ws) && WEXITSTATUS(ws) == 125, "wait status 0x%x", ws);
 }
 
-/* confine_apply() in a child: every fd but 0-2, the "KVM" fds and the pipe closed. */
+/*
+ * confine_apply() in a child: every fd but 0-2, the "KVM" fds and the pipe
+ * closed; while it waits on the pipe, its /proc/PID/status shows the filter.
+ */
 Test(confine, apply_closes_fds_and_drops)
 {
 	struct el_confine_info *info = mmap(NULL, sizeof(*info), PROT_READ | PROT_WRITE,
 					    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int ws = 0, p[2];
+	char status_path[64], *status;
 	pid_t pid;
 
 	cr_assert(info != MAP_FAILED && !pipe(p));
@@ -149,13 +154,36 @@ Test(confine, apply_closes_fds_and_drops)
 		int extra = open("/dev/null", O_RDONLY);
 		char err[256];
 
-		close(p[0]);
-		if (extra < 0 || confine_apply(&vm, p[1], info, err, sizeof(err)))
+		bool closed;
+
+		close(p[1]);
+		if (extra < 0 || confine_apply(&vm, p[0], info, err, sizeof(err)))
 			_exit(3);
-		_exit(read(extra, err, 1) < 0 ? 0 : 4); /* EBADF: closed (fcntl is not allowed) */
+		closed = read(extra, err, 1) < 0; /* EBADF: closed (fcntl is not allowed) */
+		(void)!read(p[0], err, 1);        /* until the parent has looked */
+		_exit(closed ? 0 : 4);
 	}
-	close(p[1]);
 	close(p[0]);
+	for (int i = 0; i < 500 && !info->applied; i++)
+		usleep(10000);
+	snprintf(status_path, sizeof(status_path), "/proc/%d/status", (int)pid);
+	status = calloc(1, 8192);
+	{
+		FILE *f = fopen(status_path, "r");
+
+		if (f) {
+			(void)!fread(status, 1, 8191, f);
+			fclose(f);
+		}
+	}
+	cr_expect(status && strstr(status, "\nSeccomp:\t2\n"), "the running child's %s: %s",
+		  status_path, status ? status : "unreadable");
+	cr_expect(status && strstr(status, "\nNoNewPrivs:\t1\n"));
+	if (status && strstr(status, "\nSeccomp:"))
+		cr_log_info("%s: %.40s", status_path, strstr(status, "\nSeccomp:") + 1);
+	free(status);
+	(void)!write(p[1], "x", 1);
+	close(p[1]);
 	waitpid(pid, &ws, 0);
 	cr_expect(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "wait status 0x%x", ws);
 	cr_expect(info->applied);
