@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +38,7 @@
 struct jail_page {
 	struct el_run_result res;
 	struct el_confine_violation violation;
+	pid_t parent;
 };
 
 static void __attribute__((format(printf, 2, 3)))
@@ -53,6 +55,9 @@ jail_fail(struct el_run_result *res, const char *fmt, ...)
 static void __attribute__((noreturn))
 jail_child(const struct el_run_spec *spec, struct jail_page *page, int fd)
 {
+	/* the VMM process does not outlive entrylab (a matrix child killed, say) */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != page->parent)
+		_exit(1);
 	hostout_confined(); /* io_uring's operations would bypass the seccomp filter */
 	confine_trap_install(&page->violation);
 	vm_run_here(spec, &page->res, fd);
@@ -208,6 +213,7 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 		deadline = (double)t0.tv_sec + (double)t0.tv_nsec / 1e9 + spec->timeout_s +
 			   JAIL_GRACE_S;
 	}
+	page->parent = getpid();
 	pid = fork();
 	if (pid == 0) {
 		close(p[0]);
