@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -96,6 +98,15 @@ static void allowed_calls(void)
 	free(p);
 	if (write(2, "", 0) < 0 || getpid() <= 0)
 		_exit(6);
+	{ /* main's hostout and run.c after the loop: poll, F_GETFL/F_SETFL, getrusage */
+		struct pollfd pf = {.fd = 2, .events = POLLOUT};
+		struct rusage ru;
+		int fl = fcntl(2, F_GETFL);
+
+		if (poll(&pf, 1, 0) < 0 || fl < 0 || fcntl(2, F_SETFL, fl) ||
+		    getrusage(RUSAGE_SELF, &ru))
+			_exit(8);
+	}
 }
 
 static void forbidden_socket(void)
