@@ -13,7 +13,8 @@ enum el_exit {
 	EL_EXIT_GUEST_CRASH = 122, /* triple fault, guest panic, emulation failure it caused */
 	EL_EXIT_GUEST_BAD_IO = 123,/* unknown port/MMIO, malformed hypercall, inconsistent report */
 	EL_EXIT_TIMEOUT = 124,     /* --timeout expired */
-	EL_EXIT_VMM = 125,         /* KVM or VMM failure: ioctl error, failed entry, internal error */
+	EL_EXIT_VMM = 125,         /* KVM or VMM failure: ioctl error, failed entry, internal error,
+				      the VMM process killed by seccomp or a signal */
 };
 
 /* Record "status" values (results/README.md). */

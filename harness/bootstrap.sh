@@ -20,7 +20,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build=${ENTRYLAB_BUILD_DIR:-$src/build}
 
 packages="build-essential cmake pkg-config git libjson-c-dev libelf-dev zlib1g-dev \
-liburing-dev libinih-dev libcriterion-dev musl-tools qemu-system-x86 qemu-utils \
+liburing-dev libseccomp-dev libinih-dev libcriterion-dev musl-tools qemu-system-x86 qemu-utils \
 busybox-static cpio xz-utils zstd kmod"
 
 missing=""

@@ -211,6 +211,31 @@ static struct json_object *bench_obj(const struct el_run_request *req,
 	return o;
 }
 
+/* vmm.jail: the confinement the VMM process read back after applying it (vmm/confine.h). */
+static struct json_object *jail_obj(const struct el_confine_info *j)
+{
+	struct json_object *o = json_object_new_object(), *fds = json_object_new_array();
+
+	if (!j->applied) {
+		json_object_put(fds);
+		put(o, "applied", json_object_new_boolean(0));
+		return o;
+	}
+	put(o, "applied", json_object_new_boolean(1));
+	put(o, "seccomp", json_object_new_string(j->seccomp));
+	put(o, "seccomp_mode", j->seccomp_mode >= 0 ? json_object_new_int(j->seccomp_mode) : NULL);
+	put(o, "syscalls_allowed", json_object_new_int((int)j->syscalls_allowed));
+	put(o, "no_new_privs", j->no_new_privs >= 0 ? json_object_new_int(j->no_new_privs) : NULL);
+	put(o, "uid", j->uid >= 0 ? json_object_new_int64(j->uid) : NULL);
+	put(o, "gid", j->gid >= 0 ? json_object_new_int64(j->gid) : NULL);
+	put(o, "cap_eff", j->cap_eff[0] ? json_object_new_string(j->cap_eff) : NULL);
+	put(o, "cap_bnd", j->cap_bnd[0] ? json_object_new_string(j->cap_bnd) : NULL);
+	for (unsigned i = 0; i < j->nr_fds; i++)
+		json_object_array_add(fds, json_object_new_int(j->fds[i]));
+	put(o, "fds", fds);
+	return o;
+}
+
 static struct json_object *vmm_obj(const struct el_run_result *res)
 {
 	struct json_object *o = json_object_new_object();
@@ -227,7 +252,9 @@ static struct json_object *vmm_obj(const struct el_run_result *res)
 	put(o, "boot_ms", json_object_new_double(res->boot_ms));
 	put(o, "wall_ms", json_object_new_double(res->wall_ms));
 	put(o, "tsc_khz", json_object_new_int64((int64_t)res->tsc_khz));
-	put(o, "output", json_object_new_string(hostout_backend()));
+	put(o, "output", json_object_new_string(res->jail.output[0] ? res->jail.output
+							  : hostout_backend()));
+	put(o, "jail", jail_obj(&res->jail));
 	put(o, "peak_rss_kb", res->peak_rss_kb ? json_object_new_int64(res->peak_rss_kb) : NULL);
 	if (res->peak_rss_kb) { /* the native VMM ran: it counted the program's output */
 		struct json_object *po = json_object_new_object();

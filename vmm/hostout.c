@@ -306,3 +306,14 @@ bool hostout_flush(void)
 	} while (pending);
 	return !stats.stalled;
 }
+
+void hostout_confined(void)
+{
+	if (use_uring) {
+		hostout_flush();
+		io_uring_queue_exit(&ring);
+	}
+	use_uring = false;
+	ready = true;
+	snprintf(why_sync, sizeof(why_sync), "confined: io_uring operations bypass seccomp");
+}

@@ -35,6 +35,11 @@ bool hostout_flush(void);
 void hostout_set_deadline(const struct timespec *when);
 /* The counts since the last call, then zeroes them. */
 void hostout_take_stats(struct hostout_stats *out);
+/*
+ * The confined VMM (vmm/jail.c, in its child): write(2) from here on, the
+ * ring closed, since io_uring operations are not checked by seccomp.
+ */
+void hostout_confined(void);
 /* "io_uring" or "write(2): <why>". */
 const char *hostout_backend(void);
 

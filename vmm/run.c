@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include "events.h"
+#include "confine.h"
 #include "exit.h"
 #include "hostout.h"
 #include "kvm.h"
@@ -220,7 +221,16 @@ static long run_peak_rss_kb(void)
 	return getrusage(RUSAGE_SELF, &ru) ? 0 : ru.ru_maxrss;
 }
 
-void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
+/* Last before the first KVM_RUN: fds closed, root and capabilities gone, seccomp on. */
+static int run_confine(struct run_ctx *c, int keep_fd)
+{
+	if (confine_apply(&c->vm, keep_fd, &c->loop.res->jail, c->err, sizeof(c->err)))
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	return 0;
+}
+
+/* The VMM proper, in jail.c's child: set-up, confinement (confine.h), the loop. */
+void vm_run_here(const struct el_run_spec *spec, struct el_run_result *res, int keep_fd)
 {
 	struct run_ctx *c = calloc(1, sizeof(*c));
 
@@ -235,7 +245,7 @@ void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res)
 	run_deadline(c);
 	kvm_last_error_clear();
 
-	if (!run_setup(c)) {
+	if (!run_setup(c) && !run_confine(c, keep_fd)) {
 		exit_loop_run(&c->loop);
 		if (res->status != EL_RUN_OK)
 			regs_dump(c->vm.vcpu_fd, res->regs, sizeof(res->regs));

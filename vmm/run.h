@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "confine.h"
 #include "cpuid.h"
 #include "entrylab/abi.h"
 
@@ -68,6 +69,7 @@ struct el_run_result {
 	uint64_t output_bytes;      /* the program's stdout+stderr bytes for the host */
 	uint64_t output_dropped;    /* of those, not written: the reader stalled past the deadline */
 	long peak_rss_kb;           /* the VMM process's peak RSS (getrusage), 0: not measured */
+	struct el_confine_info jail; /* the VMM's confinement as it read it back (confine.h) */
 };
 
 /* Boots the guest once; always fills *res (status says how it ended). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "confine.h"
 #include "nested_priv.h"
 
 void nested_shell_quote(FILE *f, const char *word)
@@ -32,6 +33,12 @@ char *nested_cmd_script(int argc, char *const *argv, const char *cwd)
 		return NULL;
 	fputs("# written by entrylab's nested runner; sourced by /init\nEL_CWD=", f);
 	nested_shell_quote(f, cwd);
+	/* the confinement's test and debug knobs (vmm/confine.h) reach the inner entrylab */
+	for (const char *const *e = confine_env_names; *e; e++)
+		if (getenv(*e)) {
+			fprintf(f, "\nexport %s=", *e);
+			nested_shell_quote(f, getenv(*e));
+		}
 	fputs("\nset --", f);
 	for (int i = 1; i < argc; i++) {
 		fputc(' ', f);
