@@ -281,6 +281,8 @@ int el_cmdline_parse(const char *cmdline, struct el_cmdline *out, el_cmdline_err
 			out->init_args = p;
 			break;
 		}
+		if (t.keylen == 0 && !t.value)
+			continue; /* a lone '"' at the end: nothing to set */
 		e = apply_token(&t, out);
 		if (e) {
 			problems++;
@@ -295,9 +297,9 @@ int el_cmdline_split(const char **p, struct el_cmdline_token *t)
 {
 	while (**p) {
 		*p = next_token(*p, t);
-		if (t->keylen || t->value)
+		if (t->keylen || t->value || t->open_quote)
 			return 1;
-		/* trailing whitespace or an empty "" */
+		/* trailing whitespace or an empty "" (a lone '"' is a token: it opens a quote) */
 	}
 	return 0;
 }

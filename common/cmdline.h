@@ -85,7 +85,8 @@ struct el_cmdline_token {
 /*
  * Skips whitespace (space, \t, \n, \r, \v, \f) at *p and splits off the next
  * token, advancing *p past it.  Returns 1 for a token, 0 at the end of the
- * line (a NUL).  Empty tokens (a lone `""`) are skipped.
+ * line (a NUL).  Empty tokens (a lone `""`) are skipped, but not a lone
+ * `"` that opens a quote (open_quote set, keylen 0).
  */
 int el_cmdline_split(const char **p, struct el_cmdline_token *t);
 

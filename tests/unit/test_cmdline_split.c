@@ -78,6 +78,9 @@ Test(cmdline_split, vmm_knobs_refused_however_spelled)
 Test(cmdline_split, lines_that_would_swallow_the_vmm_knobs)
 {
 	cr_expect_eq(el_cmdline_check_user("init=\"/bin/a", NULL, NULL), 1);
+	/* found by fuzz_cmdline: a lone '"' would open a quote around the VMM's knobs */
+	cr_expect_eq(el_cmdline_check_user("x \"", NULL, NULL), 1);
+	cr_expect_eq(el_cmdline_check_user("x\t\"", NULL, NULL), 1);
 	cr_expect_eq(el_cmdline_check_user("pti=on -- el.events=0x1", NULL, NULL), 2);
 	cr_expect_eq(el_cmdline_check_user("pti=on --", NULL, NULL), 1);
 	cr_expect_eq(request_check_append("pti=on --"), 1);
@@ -110,6 +113,8 @@ Test(cmdline_split, host_accepted_is_guest_seen)
 		"bogus=1 pti=maybe",
 		"\"\" \"\"",
 		"a\"b c\"d",
+		"x \"", /* found by fuzz_cmdline */
+		"\"",
 		"\t\tel.events=0x3c",
 		"init=\"/bin/a",
 		"-- el.tsc_khz=1",
