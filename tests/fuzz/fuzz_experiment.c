@@ -3,7 +3,6 @@
  * experiment_parse.c, experiment_check.c) through experiment_load, on the
  * input as an in-memory file (memfd, /proc/self/fd/N).
  */
-#define _GNU_SOURCE
 #include <sys/mman.h>
 #include <unistd.h>
 

@@ -4,6 +4,7 @@
 #
 #   run.sh FUZZ_BUILD                  every target for $FUZZ_SECONDS (10) each: the ctest `fuzz`
 #   run.sh FUZZ_BUILD TARGET SECONDS   one target, long (log in /tmp/fuzz-TARGET.log)
+#   run.sh FUZZ_BUILD all SECONDS      every target, long (cmake --build build -t fuzz_long: 600)
 #
 # Each target first replays its regressions (regressions/TARGET/*, inputs that
 # crashed it once), then fuzzes from its committed corpus (corpus/TARGET/; new
@@ -18,7 +19,7 @@ seconds=${3:-${FUZZ_SECONDS:-10}}
 scratch=$(mktemp -d /tmp/entrylab-fuzz.XXXXXX)
 status=0
 
-if [ -n "$only" ]; then
+if [ -n "$only" ] && [ "$only" != all ]; then
 	targets=$only
 else
 	targets=$(cat "$build/fuzz_targets.txt")
@@ -58,5 +59,5 @@ for t in $targets; do
 		echo "fuzz: $t: ${seconds}s, ${execs:-?} execs: ${done_line:-no DONE line (see $log)}"
 	fi
 done
-[ $status -eq 0 ] && [ -z "$only" ] && rm -rf "$scratch"
+[ $status -eq 0 ] && rm -rf "$scratch"
 exit $status
