@@ -44,7 +44,10 @@ for t in $targets; do
 		fi
 		echo "fuzz: $t: $(ls "$reg" | wc -l) regression input(s) replayed, no crash"
 	fi
-	"$bin" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=1024 \
+	# options/TARGET: extra libFuzzer flags (exit_loop: -close_fd_mask=3, the
+	# guest's EL_HC_WRITE output is not ours to print; libFuzzer keeps its own).
+	extra=$(cat "$here/options/$t" 2>/dev/null)
+	"$bin" $extra -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=1024 \
 		-artifact_prefix="$scratch/$t/crash/" "$scratch/$t/corpus" "$here/corpus/$t" \
 		>"$log" 2>&1
 	rc=$?
