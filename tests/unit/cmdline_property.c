@@ -1,8 +1,9 @@
 /*
  * cmdline_property_check (cmdline_property.h): splits a --append the way both
  * worlds do (el_cmdline_split), rejoins and resplits it, composes the guest's
- * line as the VMM does (pvh_cmdline_compose, events_cmdline_append) and
- * parses that as the guest kernel does (el_cmdline_parse).
+ * line as the VMM does (pvh_cmdline_compose, events_cmdline_append) and as
+ * `entrylab trace` does (trace_guest_cmdline, QEMU's -append), and parses
+ * those as the guest kernel does (el_cmdline_parse).
  */
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "cmdline_property.h"
 #include "events.h"
 #include "pvh_start.h"
+#include "trace.h"
 
 #define MAX_TOKENS  1024
 #define VMM_TSC_KHZ 2500123u
@@ -79,10 +81,33 @@ static const char *check_guest_line(const char *append, const struct el_cmdline_
 	return NULL;
 }
 
+/* The same for the line `entrylab trace` gives QEMU: host tokens, then its two el.* knobs. */
+static const char *check_trace_line(const char *append, const struct el_cmdline_token *host, int n)
+{
+	static struct el_cmdline_token guest[MAX_TOKENS];
+	static char line[EL_CMDLINE_MAX];
+	struct el_cmdline g;
+	char err[256];
+
+	if (trace_guest_cmdline(line, sizeof(line), append, NULL, err, sizeof(err)))
+		return NULL; /* too long: the trace is refused */
+	if (split_all(line, guest, MAX_TOKENS) != n + 2)
+		return "the traced guest's line has not the host's tokens plus two el.* knobs";
+	for (int i = 0; i < n; i++)
+		if (!token_eq(&host[i], &guest[i]))
+			return "a traced guest's token differs from the host's";
+	el_cmdline_parse(line, &g, NULL, NULL);
+	if (g.tsc_khz != EL_TRACE_TSC_KHZ || g.epoch_ns != EL_TRACE_EPOCH_S * 1000000000ull ||
+	    g.init_args)
+		return "the traced guest's el.* values are not the tracer's";
+	return NULL;
+}
+
 const char *cmdline_property_check(const char *append)
 {
 	static struct el_cmdline_token host[MAX_TOKENS], again[MAX_TOKENS];
 	static char joined[2 * EL_CMDLINE_MAX + 2];
+	const char *why;
 	int n;
 
 	if (el_cmdline_check_user(append, NULL, NULL))
@@ -102,5 +127,6 @@ const char *cmdline_property_check(const char *append)
 			if (!token_eq(&host[i], &again[i]))
 				return "rejoined, a token splits differently";
 	}
-	return check_guest_line(append, host, n);
+	why = check_guest_line(append, host, n);
+	return why ? why : check_trace_line(append, host, n);
 }
