@@ -102,6 +102,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (res.have_run && hcall_report_check(&res.run, why, sizeof(why))))
 		fuzz_fail("a report that fails hcall_report_check was kept");
 	console_finish(&l);
-	el_run_result_free(&res);
+	free(res.console); /* el_run_result_free would pull in run.c and the whole VMM */
 	return 0;
 }
