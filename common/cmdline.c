@@ -24,14 +24,8 @@ static const char *const crash_values[] = {"none", "triple", "hang", "ud", "badp
 					     "report-backwards", "report-unmarked",
 					     "report-boot-twice", 0};
 
-struct token {
-	const char *key;
-	size_t keylen;
-	const char *value; /* 0 when the token has no '=' */
-	size_t valuelen;
-};
-
-typedef enum el_cmdline_error other_knob_fn(const struct token *t, struct el_cmdline *out);
+typedef enum el_cmdline_error other_knob_fn(const struct el_cmdline_token *t,
+					   struct el_cmdline *out);
 
 static int is_space(char c)
 {
@@ -61,13 +55,14 @@ static int name_index(const char *const *names, const char *s, size_t n)
 }
 
 /* Splits off the token starting at or after p; returns where scanning continues. */
-static const char *next_token(const char *p, struct token *t)
+static const char *next_token(const char *p, struct el_cmdline_token *t)
 {
 	const char *start, *end, *eq = 0, *value_start = 0;
 	int quoted, in_quote;
 
 	while (is_space(*p))
 		p++;
+	t->raw = p;
 	quoted = *p == '"';
 	start = p + quoted;
 	in_quote = quoted;
@@ -77,6 +72,8 @@ static const char *next_token(const char *p, struct token *t)
 		if (*end == '"')
 			in_quote = !in_quote;
 	}
+	t->rawlen = (size_t)(end - p);
+	t->open_quote = in_quote;
 	if (eq) {
 		value_start = eq + 1;
 		if (*value_start == '"') {
@@ -100,7 +97,7 @@ static const char *next_token(const char *p, struct token *t)
 	return end;
 }
 
-static enum el_cmdline_error knob_init(const struct token *t, struct el_cmdline *out)
+static enum el_cmdline_error knob_init(const struct el_cmdline_token *t, struct el_cmdline *out)
 {
 	size_t i;
 
@@ -114,7 +111,7 @@ static enum el_cmdline_error knob_init(const struct token *t, struct el_cmdline 
 	return 0;
 }
 
-static enum el_cmdline_error knob_test_crash(const struct token *t, struct el_cmdline *out)
+static enum el_cmdline_error knob_test_crash(const struct el_cmdline_token *t, struct el_cmdline *out)
 {
 	int v = name_index(crash_values, t->value, t->valuelen);
 
@@ -125,7 +122,7 @@ static enum el_cmdline_error knob_test_crash(const struct token *t, struct el_cm
 }
 
 /* A decimal uint64_t: digits only, no sign, no overflow. */
-static enum el_cmdline_error parse_u64(const struct token *t, uint64_t *out)
+static enum el_cmdline_error parse_u64(const struct el_cmdline_token *t, uint64_t *out)
 {
 	uint64_t v = 0;
 	size_t i;
@@ -143,12 +140,12 @@ static enum el_cmdline_error parse_u64(const struct token *t, uint64_t *out)
 	return 0;
 }
 
-static enum el_cmdline_error knob_tsc_khz(const struct token *t, struct el_cmdline *out)
+static enum el_cmdline_error knob_tsc_khz(const struct el_cmdline_token *t, struct el_cmdline *out)
 {
 	return parse_u64(t, &out->tsc_khz);
 }
 
-static enum el_cmdline_error knob_epoch_ns(const struct token *t, struct el_cmdline *out)
+static enum el_cmdline_error knob_epoch_ns(const struct el_cmdline_token *t, struct el_cmdline *out)
 {
 	return parse_u64(t, &out->epoch_ns);
 }
@@ -180,7 +177,7 @@ static size_t parse_hex(const char *s, size_t n, uint64_t *out)
 }
 
 /* el.events=0xCFG[,0xCFG]...: all or nothing, at most EL_MAX_COUNTERS. */
-static enum el_cmdline_error knob_events(const struct token *t, struct el_cmdline *out)
+static enum el_cmdline_error knob_events(const struct el_cmdline_token *t, struct el_cmdline *out)
 {
 	uint64_t ev[EL_MAX_COUNTERS];
 	size_t at = 0, used;
@@ -213,7 +210,7 @@ _Static_assert(sizeof(other_knob_handlers) / sizeof(other_knob_handlers[0]) ==
 		       sizeof(el_cmdline_other_knobs) / sizeof(el_cmdline_other_knobs[0]) - 1,
 	       "one handler per other knob");
 
-static enum el_cmdline_error apply_config_knob(const struct el_knob_desc *k, const struct token *t,
+static enum el_cmdline_error apply_config_knob(const struct el_knob_desc *k, const struct el_cmdline_token *t,
 					       struct el_cmdline *out)
 {
 	int v;
@@ -234,7 +231,7 @@ static enum el_cmdline_error apply_config_knob(const struct el_knob_desc *k, con
 	return 0;
 }
 
-static enum el_cmdline_error apply_token(const struct token *t, struct el_cmdline *out)
+static enum el_cmdline_error apply_token(const struct el_cmdline_token *t, struct el_cmdline *out)
 {
 	size_t i;
 	int other;
@@ -274,14 +271,13 @@ int el_cmdline_parse(const char *cmdline, struct el_cmdline *out, el_cmdline_err
 {
 	const char *p = cmdline ? cmdline : "";
 	int problems = 0;
+	struct el_cmdline_token t;
 
 	set_defaults(out);
-	while (*p) {
-		struct token t;
+	while (el_cmdline_split(&p, &t)) {
 		enum el_cmdline_error e;
 
-		p = next_token(p, &t);
-		if (!t.value && span_eq(t.key, t.keylen, "--")) {
+		if (el_cmdline_is_separator(&t)) {
 			/* Linux: the rest of the line belongs to init. */
 			while (is_space(*p))
 				p++;
@@ -289,7 +285,7 @@ int el_cmdline_parse(const char *cmdline, struct el_cmdline *out, el_cmdline_err
 			break;
 		}
 		if (t.keylen == 0 && !t.value)
-			continue; /* trailing whitespace or an empty "" */
+			continue; /* a lone '"' at the end: nothing to set */
 		e = apply_token(&t, out);
 		if (e) {
 			problems++;
@@ -298,6 +294,22 @@ int el_cmdline_parse(const char *cmdline, struct el_cmdline *out, el_cmdline_err
 		}
 	}
 	return problems;
+}
+
+int el_cmdline_split(const char **p, struct el_cmdline_token *t)
+{
+	while (**p) {
+		*p = next_token(*p, t);
+		if (t->keylen || t->value || t->open_quote)
+			return 1;
+		/* trailing whitespace or an empty "" (a lone '"' is a token: it opens a quote) */
+	}
+	return 0;
+}
+
+int el_cmdline_is_separator(const struct el_cmdline_token *t)
+{
+	return !t->value && span_eq(t->key, t->keylen, "--");
 }
 
 long el_cmdline_next_arg(const char **p, char *out, size_t outlen)

@@ -74,6 +74,49 @@ int el_cmdline_parse(const char *cmdline, struct el_cmdline *out, el_cmdline_err
  */
 long el_cmdline_next_arg(const char **p, char *out, size_t outlen);
 
+/*
+ * One token of a command line, as both worlds split it: the guest kernel's
+ * parser and the VMM's --append check call el_cmdline_split and nothing else,
+ * so a line the host accepts is, token for token, the line the guest sees.
+ */
+struct el_cmdline_token {
+	const char *raw;    /* the token as written, quotes included */
+	size_t rawlen;
+	const char *key;    /* quotes removed */
+	size_t keylen;
+	const char *value;  /* after the first '=', quotes removed; NULL without '=' */
+	size_t valuelen;
+	int open_quote;     /* a '"' that nothing closes: the token ran to the end of the line */
+};
+
+/*
+ * Skips whitespace (space, \t, \n, \r, \v, \f) at *p and splits off the next
+ * token, advancing *p past it.  Returns 1 for a token, 0 at the end of the
+ * line (a NUL).  Empty tokens (a lone `""`) are skipped, but not a lone
+ * `"` that opens a quote (open_quote set, keylen 0).
+ */
+int el_cmdline_split(const char **p, struct el_cmdline_token *t);
+
+/* Is the token a standalone `--` (the rest of the line is init's)? */
+int el_cmdline_is_separator(const struct el_cmdline_token *t);
+
+/* Problems of a user's part of the line that the VMM must own or append to. */
+enum el_cmdline_user_error {
+	EL_CMDLINE_USER_VMM_KNOB = 1, /* an el.* knob: entrylab sets those itself */
+	EL_CMDLINE_USER_OPEN_QUOTE,   /* would swallow the knobs the VMM appends */
+	EL_CMDLINE_USER_SEPARATOR,    /* `--` would turn the VMM's knobs into init's arguments */
+};
+
+typedef void el_cmdline_user_fn(void *ctx, enum el_cmdline_user_error err,
+				const struct el_cmdline_token *t);
+
+/*
+ * Checks a user's command line (--append) for what only the VMM may write,
+ * token by token with el_cmdline_split; calls fn (may be NULL) per problem
+ * and returns their number.
+ */
+int el_cmdline_check_user(const char *cmdline, el_cmdline_user_fn *fn, void *ctx);
+
 /* Knob names that are not config knobs, for messages ("init", "test.crash", ...). */
 extern const char *const el_cmdline_other_knobs[];
 

@@ -75,21 +75,34 @@ static void on_error(void *ctx, enum el_cmdline_error err, const char *key, size
 	}
 }
 
+/* The messages of el_cmdline_check_user's problems, by enum el_cmdline_user_error. */
+static const char *const user_errors[] = {
+	[EL_CMDLINE_USER_VMM_KNOB] = "is set by entrylab itself; drop it (use -e for events)",
+	[EL_CMDLINE_USER_OPEN_QUOTE] = "opens a '\"' that nothing closes; close it",
+	[EL_CMDLINE_USER_SEPARATOR] = "would hand the rest of the line to init; give the "
+				      "program's arguments after the program instead",
+};
+
+static void on_user_error(void *ctx, enum el_cmdline_user_error err,
+			  const struct el_cmdline_token *t)
+{
+	(void)ctx;
+	fprintf(stderr, "entrylab: --append: '%.*s' %s\n", (int)t->rawlen, t->raw,
+		user_errors[err]);
+}
+
 int request_check_append(const char *append)
 {
 	struct el_cmdline parsed;
 	int unknown = 0;
 	int n = el_cmdline_parse(append, &parsed, on_error, &unknown);
-	const char *p;
 
 	if (unknown)
 		print_knobs();
-	/* el.* knobs carry what the VMM measured (TSC rate, time, events): not the user's to set. */
-	for (p = append; (p = strstr(p, "el.")); p += 3)
-		if (p == append || p[-1] == ' ') {
-			fprintf(stderr, "entrylab: --append: %.*s is set by entrylab itself; drop it "
-					"(use -e for events)\n", (int)strcspn(p, "= "), p);
-			n++;
-		}
-	return n;
+	/*
+	 * el.* knobs carry what the VMM measured (TSC rate, time, events): not
+	 * the user's to set.  Split as the guest splits, so no tab or quote
+	 * hides one.
+	 */
+	return n + el_cmdline_check_user(append, on_user_error, NULL);
 }
