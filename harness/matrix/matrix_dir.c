@@ -101,8 +101,7 @@ int matrix_dir_reopen(struct matrix_dir *d, const char *dir, const char *runs_fi
 	return record_out_open(&d->out, "matrix", d->runs);
 }
 
-/* One shell word as typed: bare when safe, else single-quoted. */
-static void put_word(FILE *f, const char *w)
+void matrix_shell_word(FILE *f, const char *w)
 {
 	if (*w && !w[strcspn(w, " \t\n'\"\\$`;&|<>()*?!#~{}[]")]) {
 		fputs(w, f);
@@ -125,7 +124,7 @@ char *matrix_command(int argc, char *const *argv)
 	fputs("entrylab", f);
 	for (int i = 0; i < argc; i++) {
 		fputc(' ', f);
-		put_word(f, argv[i]);
+		matrix_shell_word(f, argv[i]);
 	}
 	if (fclose(f)) {
 		free(text);

@@ -12,6 +12,7 @@
 
 #include "cpuid.h"
 #include "matrix.h"
+#include "matrix_run.h"
 #include "status.h"
 #include "trace.h"
 
@@ -234,18 +235,6 @@ void matrix_prerequisites(struct matrix *m)
 	}
 }
 
-static void print_word(FILE *f, const char *w)
-{
-	if (*w && !w[strcspn(w, " \t'\"\\$`;&|<>()*?!#~{}[]")]) {
-		fputs(w, f);
-		return;
-	}
-	fputc('\'', f);
-	for (; *w; w++)
-		fputs(*w == '\'' ? "'\\''" : (char[]){*w, 0}, f);
-	fputc('\'', f);
-}
-
 void matrix_print_plan(FILE *f, const struct matrix *m, bool checked, const char *output)
 {
 	unsigned runs = 0;
@@ -268,7 +257,7 @@ void matrix_print_plan(FILE *f, const struct matrix *m, bool checked, const char
 		fprintf(f, "%u x entrylab", m->repeat);
 		for (int k = 0; k < mv->argc; k++) {
 			fputc(' ', f);
-			print_word(f, mv->argv[k]);
+			matrix_shell_word(f, mv->argv[k]);
 		}
 		fputc('\n', f);
 		if (ev->requires) {

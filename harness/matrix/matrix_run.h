@@ -40,6 +40,8 @@ void matrix_dir_name(struct matrix *m, struct matrix_dir *d);
 int matrix_dir_create(struct matrix *m, struct matrix_dir *d);
 /* The paths of an existing directory (--resume) from its plan's runs_file; records opened. */
 int matrix_dir_reopen(struct matrix_dir *d, const char *dir, const char *runs_file);
+/* One shell word as typed: bare when safe, else single-quoted (plan.json, --dry-run). */
+void matrix_shell_word(FILE *f, const char *w);
 /* The command that reproduces the matrix, as one shell line: "entrylab matrix ..." (malloc'd). */
 char *matrix_command(int argc, char *const *argv);
 
