@@ -39,6 +39,8 @@ char *nested_cmd_script(int argc, char *const *argv, const char *cwd);
 
 /* Writes word to f as one single-quoted shell word. */
 void nested_shell_quote(FILE *f, const char *word);
+/* CLOCK_MONOTONIC in seconds: every deadline of the nested runner (nested_qemu.c). */
+double nested_now_s(void);
 
 /* Lexically joins cwd and path (absolute path: itself), folding "." and "..". */
 bool nested_path_join(const char *cwd, const char *path, char *out, size_t cap);

@@ -23,7 +23,7 @@
 /* Where the child finds its serial ports and the initrd. */
 enum { FD_SERIAL0 = 3, FD_INITRD = FD_SERIAL0 + 4 };
 
-static double now_s(void)
+double nested_now_s(void)
 {
 	struct timespec ts;
 
@@ -72,7 +72,7 @@ static void pump(const struct nested_vm *vm, int rfds[NESTED_NR_CHAN], pid_t pid
 
 	for (;;) {
 		struct pollfd pfd[NESTED_NR_CHAN];
-		double t = now_s(), deadline = start + vm->total_timeout_s;
+		double t = nested_now_s(), deadline = start + vm->total_timeout_s;
 		int open_fds = 0, timeout_ms, rc;
 
 		if (out->boot_s < 0 && start + vm->boot_timeout_s < deadline)
@@ -114,7 +114,7 @@ static void pump(const struct nested_vm *vm, int rfds[NESTED_NR_CHAN], pid_t pid
 				vm->chunk(vm->ctx, (enum nested_chan)ch, buf, (size_t)n);
 				if (ch == NESTED_RESULTS && out->boot_s < 0 &&
 				    vm->is_ready(vm->ctx))
-					out->boot_s = now_s() - start;
+					out->boot_s = nested_now_s() - start;
 			} else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
 				close(rfds[ch]);
 				rfds[ch] = -1;
@@ -159,7 +159,7 @@ void nested_qemu_run(const struct nested_vm *vm, struct nested_outcome *out)
 	map[nmap++] = (struct qemu_fd_map){wfds[NESTED_DIAG], 1};
 	map[nmap++] = (struct qemu_fd_map){wfds[NESTED_DIAG], 2};
 	map[nmap++] = (struct qemu_fd_map){vm->initrd_fd, FD_INITRD};
-	start = now_s();
+	start = nested_now_s();
 	rc = qemu_spawn((const char *const *)argv, map, nmap, &pid, &not_found, out->detail,
 			sizeof(out->detail));
 	for (int ch = 0; ch < NESTED_NR_CHAN; ch++)
@@ -169,7 +169,7 @@ void nested_qemu_run(const struct nested_vm *vm, struct nested_outcome *out)
 		pump(vm, rfds, pid, start, out);
 		while (waitpid(pid, &out->wait_status, 0) < 0 && errno == EINTR)
 			;
-		out->wall_s = now_s() - start;
+		out->wall_s = nested_now_s() - start;
 		/* Ctrl-C reaches QEMU too (same process group): it ended because we stop. */
 		if (vm->stopping && vm->stopping(vm->ctx))
 			out->end = NESTED_END_STOPPED;

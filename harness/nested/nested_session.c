@@ -145,14 +145,6 @@ static void print_console_tail(const struct session *s)
 	write_console(&k, s->console + start + (start > 0), s->console_len - start - (start > 0));
 }
 
-static double session_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* One note per destination that did not get all of the guest's output. */
 static void session_notes(const struct session *s)
 {
@@ -324,7 +316,7 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 	nested_sink_init(&s->out, 1, "stdout");
 	nested_sink_init(&s->err, 2, "stderr");
 	/* One deadline: forwarding output never waits past the end of the whole run. */
-	s->out.deadline = s->err.deadline = session_now() + vm.total_timeout_s;
+	s->out.deadline = s->err.deadline = nested_now_s() + vm.total_timeout_s;
 	vm.chunk = session_chunk;
 	vm.is_ready = session_ready;
 	vm.stopping = session_stopping;

@@ -22,14 +22,6 @@ void nested_sink_init(struct nested_sink *k, int fd, const char *name)
 	*k = (struct nested_sink){.fd = fd, .name = name, .cap = EL_NESTED_STREAM_CAP};
 }
 
-static double sink_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /*
  * Waits up to NESTED_STALL_MS, and never past the deadline, for fd to take
  * bytes; false if it does not.
@@ -37,7 +29,7 @@ static double sink_now(void)
 static bool sink_writable(int fd, double deadline)
 {
 	struct pollfd p = {.fd = fd, .events = POLLOUT};
-	double left_ms = deadline > 0 ? (deadline - sink_now()) * 1000 : NESTED_STALL_MS;
+	double left_ms = deadline > 0 ? (deadline - nested_now_s()) * 1000 : NESTED_STALL_MS;
 	int rc, ms = left_ms < NESTED_STALL_MS ? (int)left_ms : NESTED_STALL_MS;
 
 	do
