@@ -10,21 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_io.h"
 #include "harness.h"
 
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
+	char err[512];
+	size_t len;
+	char *buf = io_read_file(path, 64u << 20, &len, err, sizeof(err));
 
-	cr_assert(f, "%s was not written", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
+	cr_assert(buf, "%s was not written: %s", path, err);
 	return buf;
 }
 

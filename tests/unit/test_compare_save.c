@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host_io.h"
 #include "compare_save.h"
 
 static const char *variants[][3] = {
@@ -38,17 +39,11 @@ static void write_records(const char *path)
 
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
+	char err[512];
+	size_t len;
+	char *buf = io_read_file(path, 64u << 20, &len, err, sizeof(err));
 
-	cr_assert(f, "%s was not written", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
+	cr_assert(buf, "%s was not written: %s", path, err);
 	return buf;
 }
 

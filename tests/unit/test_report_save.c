@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host_io.h"
 #include "report.h"
 #include "report_save.h"
 
@@ -107,20 +108,13 @@ static void teardown(void)
 
 static char *slurp(const char *name)
 {
-	char path[256];
-	FILE *f;
+	char path[256], err[512];
+	size_t len;
 	char *buf;
-	long n;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "r");
-	cr_assert(f, "%s was not written", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
+	buf = io_read_file(path, 64u << 20, &len, err, sizeof(err));
+	cr_assert(buf, "%s was not written: %s", path, err);
 	return buf;
 }
 
