@@ -120,7 +120,9 @@ fault_cow(struct mm *mm, const struct vma *v, uint64_t *pte, uint64_t page)
 	return FAULT_HANDLED;
 }
 
-enum fault_result mm_fault(struct mm *mm, uint64_t addr, uint64_t error)
+/* Every fault but mm_fault's common case: the full decision, as the table at the top says. */
+static __attribute__((noinline)) enum fault_result fault_slow(struct mm *mm, uint64_t addr,
+							     uint64_t error)
 {
 	uint64_t page = ALIGN_DOWN(addr, PAGE_SIZE), *pte, e;
 	struct vma *v;
@@ -155,6 +157,30 @@ enum fault_result mm_fault(struct mm *mm, uint64_t addr, uint64_t error)
 		return FAULT_BAD_ACCESS;
 	tlb_flush_user_page(page);
 	return FAULT_HANDLED;
+}
+
+/*
+ * The common case in caller-saved registers: a data read (no write, no
+ * fetch, no reserved bit) in the cached area (so a user address), of a kind that reads the zero
+ * page (pte_zero is 0 for the others and for PROT_NONE, so the area is
+ * readable), under present tables, of a slot with nothing mapped: the
+ * area's zero-page leaf goes in, as fault_slow would write it.  Anything
+ * else is fault_slow's.
+ */
+enum fault_result mm_fault(struct mm *mm, uint64_t addr, uint64_t error)
+{
+	const struct vma *v;
+	uint64_t *pte;
+
+	/* A cached area lies below TASK_SIZE_MAX: a hit is a user address. */
+	if (!(error & (PF_WRITE | PF_RSVD | PF_INSTR))) {
+		v = vma_cached(&mm->vmas, addr);
+		if (v && v->pte_zero && upt_pte_present(mm, addr, &pte) && !(*pte & PTE_P)) {
+			*pte = v->pte_zero;
+			return FAULT_HANDLED;
+		}
+	}
+	return fault_slow(mm, addr, error);
 }
 
 enum fault_result mm_populate(struct mm *mm, uint64_t start, uint64_t end, bool write)

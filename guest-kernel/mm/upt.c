@@ -63,6 +63,8 @@ void upt_vma_leaves(struct vma_set *s)
 		leaf[prot] = upt_prot_bits(prot);
 		zero[prot] = zero_page_phys() | PTE_SW_NOFREE | (leaf[prot] & ~PTE_W);
 	}
+	/* No access, no zero page: mm_fault's fast path takes pte_zero != 0 for readable. */
+	zero[0] = 0;
 	vma_set_leaves(s, leaf, zero);
 }
 
@@ -118,6 +120,7 @@ static void drop_frame(struct unmap_ctx *c, uint64_t e)
 /* Clears the slots [p, end) of one page table: munmap's per-page loop. */
 static void clear_leaves(struct unmap_ctx *c, uint64_t *p, const uint64_t *end)
 {
+#pragma GCC unroll 4
 	for (; p < end; p++) {
 		uint64_t e = *p;
 
@@ -136,7 +139,7 @@ static bool slots_empty(const uint64_t *p, const uint64_t *end)
 	return true;
 }
 
-/* [lo, lo + size) lies inside [floor, ceiling): nothing there may stay. */
+/* [lo, lo + size) lies inside [floor, ceiling): no leaf there, every table goes. */
 static bool span_goes(const struct unmap_ctx *c, uint64_t lo, uint64_t size)
 {
 	return lo >= c->floor && lo + size <= c->ceiling;
@@ -144,22 +147,24 @@ static bool span_goes(const struct unmap_ctx *c, uint64_t lo, uint64_t size)
 
 /*
  * Page table t maps [lo, lo + 2 MiB): clears its leaves in [start, end);
- * true when t may be freed (its span goes, or nothing is left in it).
+ * true when t may be freed.  No leaf lies in [floor, ceiling), so only the
+ * slots outside it can keep t: those are scanned (none when t's span lies
+ * inside it).
  */
 static bool unmap_pt(struct unmap_ctx *c, uint64_t *t, uint64_t lo)
 {
 	uint64_t hi = lo + (1ull << PD_SHIFT);
 	uint64_t from = c->start > lo ? c->start : lo, to = c->end < hi ? c->end : hi;
-	uint64_t *first = t, *last = t;
+	unsigned below = 0, above = PT_ENTRIES;
 
-	if (from < to) {
-		first = t + PT_INDEX(from, PAGE_SHIFT);
-		last = first + ((to - from) >> PAGE_SHIFT);
-		clear_leaves(c, first, last);
-	}
-	if (span_goes(c, lo, hi - lo))
-		return true;
-	return slots_empty(t, first) && slots_empty(last, t + PT_ENTRIES);
+	if (from < to)
+		clear_leaves(c, t + PT_INDEX(from, PAGE_SHIFT),
+			     t + PT_INDEX(from, PAGE_SHIFT) + ((to - from) >> PAGE_SHIFT));
+	if (c->floor > lo)
+		below = (unsigned)((c->floor - lo) >> PAGE_SHIFT);
+	if (c->ceiling < hi)
+		above = (unsigned)((c->ceiling - lo) >> PAGE_SHIFT);
+	return slots_empty(t, t + below) && slots_empty(t + above, t + PT_ENTRIES);
 }
 
 /*

@@ -40,22 +40,24 @@ static inline uint64_t *upt_table(uint64_t e)
 }
 
 /*
- * The leaf entry for va when its three tables exist, else NULL: the
- * fault path's walk, unrolled (PML4, PDPT, PD, then the PT's slot).
+ * The leaf slot for va when its three tables exist (*slot set, true), else
+ * false: the fault path's walk, unrolled (PML4, PDPT, PD, then the PT's
+ * slot), four loads and no loop.
  */
-static inline uint64_t *upt_pte_present(struct mm *mm, uint64_t va)
+static inline bool upt_pte_present(struct mm *mm, uint64_t va, uint64_t **slot)
 {
 	uint64_t e = mm->pgd[PT_INDEX(va, PML4_SHIFT)];
 
 	if (!(e & PTE_P))
-		return 0;
+		return false;
 	e = upt_table(e)[PT_INDEX(va, PDPT_SHIFT)];
 	if (!(e & PTE_P))
-		return 0;
+		return false;
 	e = upt_table(e)[PT_INDEX(va, PD_SHIFT)];
 	if (!(e & PTE_P))
-		return 0;
-	return &upt_table(e)[PT_INDEX(va, PAGE_SHIFT)];
+		return false;
+	*slot = &upt_table(e)[PT_INDEX(va, PAGE_SHIFT)];
+	return true;
 }
 
 /* upt_pte's allocating half, out of line: creates the missing tables (NULL when out of frames). */
@@ -64,9 +66,11 @@ uint64_t *upt_pte_alloc(struct mm *mm, uint64_t va);
 /* The leaf entry for va; with alloc, missing tables are created (NULL when out of frames). */
 static inline uint64_t *upt_pte(struct mm *mm, uint64_t va, bool alloc)
 {
-	uint64_t *pte = upt_pte_present(mm, va);
+	uint64_t *pte;
 
-	return pte || !alloc ? pte : upt_pte_alloc(mm, va);
+	if (upt_pte_present(mm, va, &pte))
+		return pte;
+	return alloc ? upt_pte_alloc(mm, va) : 0;
 }
 
 /*

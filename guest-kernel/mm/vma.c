@@ -28,6 +28,7 @@ void vma_set_init(struct vma_set *s)
 	s->n = 0;
 	for (p = 0; p < VMA_PROTS; p++)
 		s->leaf[p] = s->leaf_zero[p] = 0;
+	s->v[VMA_MAX] = (struct vma){0};
 	changed(s);
 }
 

@@ -6,11 +6,12 @@
  *
  * Two things here exist for the page-fault path (mm/fault.c):
  *   last-hit cache  vma_set.hit, the index of the area the previous
- *                   vma_lookup found; vma_cached() checks it first.  Every
- *                   mutator below resets it (or points it at the area it
- *                   changed), and a hit is only taken when the index is below
- *                   n and the area there contains the address, so a stale
- *                   index can cost a miss, never a wrong area.
+ *                   vma_lookup found (VMA_MAX, an always-empty slot, for
+ *                   none); vma_cached() checks it first.  Every function here
+ *                   that changes the array resets it (changed(), also called
+ *                   by the insert and delete helpers every change goes
+ *                   through) or points it at the area it changed; a copy of a
+ *                   set (fork) is consistent as a whole.
  *   leaf bits       vma.pte and vma.pte_zero, the leaf a fault writes for the
  *                   area's prot (and, for the kinds that read the zero page,
  *                   the whole read-only zero-page leaf).  The set's owner
@@ -65,10 +66,11 @@ struct vma {
 
 struct vma_set {
 	unsigned n;
-	unsigned hit; /* last-hit cache: index of the previous lookup's area (VMA_MAX: none) */
+	unsigned hit; /* last-hit cache: index of the previous lookup's area, VMA_MAX: none */
 	uint64_t leaf[VMA_PROTS];      /* vma.pte for each prot (vma_set_leaves) */
 	uint64_t leaf_zero[VMA_PROTS]; /* vma.pte_zero for each prot, zero-page kinds */
-	struct vma v[VMA_MAX];
+	/* v[VMA_MAX] is no area: empty (start = end = 0), the cache's "none", never written. */
+	struct vma v[VMA_MAX + 1];
 };
 
 #define VMA_ERR_FULL (-1) /* the operation needs more than VMA_MAX areas */
@@ -82,14 +84,16 @@ void vma_set_leaves(struct vma_set *s, const uint64_t leaf[VMA_PROTS],
 /* Removes every area (an address space's teardown). */
 void vma_set_clear(struct vma_set *s);
 
-/* The cached area if it contains addr (the fault path's first check), else NULL. */
+/*
+ * The cached area if it contains addr (the fault path's first check), else
+ * NULL.  hit is an area's index or VMA_MAX (the empty slot): every mutator
+ * resets it, so no bound check is needed.
+ */
 static inline struct vma *vma_cached(struct vma_set *s, uint64_t addr)
 {
-	unsigned i = s->hit;
+	struct vma *v = &s->v[s->hit];
 
-	if (i < s->n && s->v[i].start <= addr && addr < s->v[i].end)
-		return &s->v[i];
-	return 0;
+	return v->start <= addr && addr < v->end ? v : 0;
 }
 /* vma_find through the cache: the cached area first, a new hit is remembered. */
 int vma_lookup(struct vma_set *s, uint64_t addr);
