@@ -346,7 +346,7 @@ int upt_move(struct mm *mm, uint64_t from, uint64_t to, uint64_t len)
 		return -ENOMEM;
 	}
 	upt_walk(mm, from, from + len, move_leaf, &m);
-	/* Every source leaf is empty now: this frees the tables left empty. */
+	/* Every source leaf is empty now: this frees the page tables left empty (upt_unmap's rule). */
 	upt_unmap(mm, from, from + len);
 	return 0;
 }
