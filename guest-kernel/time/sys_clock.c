@@ -3,9 +3,12 @@
  * gettimeofday, time.  They read the same vvar pages as the vDSO
  * (time_clock_get), so a vDSO fallback gives the same answer.
  */
+#include <stddef.h>
+
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
+#include "sys/uaccess_range.h"
 #include "time/time.h"
 #include "time/time_priv.h"
 
@@ -54,39 +57,71 @@ SYSCALL(clock_getres)
 	return put_timespec(a1, &r);
 }
 
-/* gettimeofday(struct timeval *tv, struct timezone *tz): either may be NULL. */
+/*
+ * The writes of gettimeofday and time to pointers whose range is checked
+ * (user_range_ok): each a single REP MOVSQ that only a fault can stop.
+ */
+static int put_timeval(uint64_t tv)
+{
+	struct vclock_ts t;
+	uint64_t v[2];
+
+	_Static_assert(sizeof(struct user_timeval) == sizeof(v), "timeval: two quadwords");
+	time_clock_get(EL_CLOCK_REALTIME, &t);
+	v[0] = t.sec;
+	v[1] = t.nsec / 1000;
+	return put_user_u64s_checked(tv, v, 2);
+}
+
+static int put_timezone(uint64_t tz)
+{
+	const struct vvar_data *vd = vvar_kernel();
+	uint64_t v = (uint32_t)vd->tz_minuteswest | (uint64_t)(uint32_t)vd->tz_dsttime << 32;
+
+	_Static_assert(offsetof(struct user_timezone, tz_minuteswest) == 0 &&
+			       offsetof(struct user_timezone, tz_dsttime) == 4 &&
+			       sizeof(struct user_timezone) == sizeof(v),
+		       "timezone: one quadword, minuteswest low (little-endian)");
+	return put_user_u64s_checked(tz, &v, 1);
+}
+
+long time_gettimeofday_checked(uint64_t tv, uint64_t tz)
+{
+	if (tv && put_timeval(tv))
+		return -EFAULT;
+	if (tz && put_timezone(tz))
+		return -EFAULT;
+	return 0;
+}
+
+long time_time_checked(uint64_t tloc)
+{
+	struct vclock_ts t;
+	uint64_t sec;
+
+	time_clock_get(EL_CLOCK_REALTIME, &t);
+	sec = t.sec;
+	if (tloc && put_user_u64s_checked(tloc, &sec, 1))
+		return -EFAULT;
+	return (long)sec;
+}
+
+/* gettimeofday(struct timeval *tv, struct timezone *tz): either may be NULL. tv is written first. */
 SYSCALL(gettimeofday)
 {
 	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0) {
-		struct vclock_ts t;
-		struct user_timeval tv;
-
-		time_clock_get(EL_CLOCK_REALTIME, &t);
-		tv = (struct user_timeval){(int64_t)t.sec, (int64_t)(t.nsec / 1000)};
-		if (copy_to_user(a0, &tv, sizeof(tv)))
-			return -EFAULT;
-	}
-	if (a1) {
-		const struct vvar_data *vd = vvar_kernel();
-		struct user_timezone tz = {vd->tz_minuteswest, vd->tz_dsttime};
-
-		if (copy_to_user(a1, &tz, sizeof(tz)))
-			return -EFAULT;
-	}
+	if (a0 && (!user_range_ok(a0, sizeof(struct user_timeval)) || put_timeval(a0)))
+		return -EFAULT;
+	if (a1 && (!user_range_ok(a1, sizeof(struct user_timezone)) || put_timezone(a1)))
+		return -EFAULT;
 	return 0;
 }
 
 /* time(time_t *tloc): the seconds, also stored when tloc is not NULL. */
 SYSCALL(time)
 {
-	struct vclock_ts t;
-	int64_t sec;
-
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	time_clock_get(EL_CLOCK_REALTIME, &t);
-	sec = (int64_t)t.sec;
-	if (a0 && copy_to_user(a0, &sec, sizeof(sec)))
+	if (a0 && !user_range_ok(a0, sizeof(int64_t)))
 		return -EFAULT;
-	return sec;
+	return time_time_checked(a0);
 }
