@@ -20,20 +20,48 @@
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
+#include "time/time.h"
 #include "vsyscall/vsyscall.h"
 
 #define PF_WRITE 0x2u
 #define ENTRY_MASK 0xc00u /* the entry points are 1 KiB apart */
 
+/*
+ * What an entry point does once its output pointers passed the range check:
+ * the syscall's work without checking them again (only a fault on them is
+ * caught, and the caller turns it into the SIGSEGV).
+ */
+typedef long vsyscall_fn(uint64_t a0, uint64_t a1);
+
+static long emulate_time(uint64_t tloc, uint64_t unused)
+{
+	(void)unused;
+	return time_time_checked(tloc);
+}
+
+static long emulate_getcpu(uint64_t cpu, uint64_t node)
+{
+	return sys_getcpu(cpu, node, 0, 0, 0, 0);
+}
+
 /* The entry points, by (address - VSYSCALL_ADDR) / 1 KiB. */
 static const struct vsyscall_entry {
 	const char *name;
-	syscall_fn *fn;
-	uint64_t out_size[2]; /* bytes written through RDI and RSI (0: no output) */
+	vsyscall_fn *fn;
+	/*
+	 * Per argument (RDI, RSI): the highest address an output of its size
+	 * may start at to lie in user memory (OUT: user_range_ok() as one
+	 * compare), ANY for an argument that is not an output.
+	 */
+	uint64_t arg_max[2];
 } entries[] = {
-	{"gettimeofday", sys_gettimeofday, {16, 8}}, /* struct timeval, struct timezone */
-	{"time", sys_time, {8, 0}},                  /* time_t */
-	{"getcpu", sys_getcpu, {4, 4}},              /* unsigned cpu, node */
+#define OUT(size) (TASK_SIZE_MAX - (size))
+#define ANY UINT64_MAX
+	{"gettimeofday", time_gettimeofday_checked, {OUT(16), OUT(8)}}, /* timeval, timezone */
+	{"time", emulate_time, {OUT(8), ANY}},                          /* time_t */
+	{"getcpu", emulate_getcpu, {OUT(4), OUT(4)}},                   /* unsigned cpu, node */
+#undef OUT
+#undef ANY
 };
 
 /* Why a non-call access is refused, by mode (knobs.h). */
@@ -76,15 +104,15 @@ static enum vsyscall_verdict emulate_call(struct trap_frame *tf, uint64_t addr)
 		return refuse(tf, addr, "call into the page at offset 0x%lx, not at an entry "
 			      "point (0x000 gettimeofday, 0x400 time, 0x800 getcpu)", offset);
 	e = &entries[offset >> 10];
-	if (copy_from_user(&caller, tf->rsp, sizeof(caller)))
+	if (get_user_u64(&caller, tf->rsp))
 		return refuse(tf, addr, "the return address at rsp %lx is not readable", tf->rsp);
 	if (!canonical(caller))
 		return refuse(tf, addr, "the return address %lx is not canonical", caller);
 	for (i = 0; i < ARRAY_SIZE(args); i++)
-		if (e->out_size[i] && !user_range_ok(args[i], e->out_size[i]))
+		if (args[i] > e->arg_max[i])
 			return refuse(tf, addr, "output pointer %lx is not in user memory",
 				      args[i]);
-	ret = e->fn(args[0], args[1], 0, 0, 0, 0);
+	ret = e->fn(args[0], args[1]);
 	if (ret == -EFAULT)
 		return refuse(tf, addr, "an output pointer is not writable (rdi %lx rsi %lx)",
 			      args[0], args[1]);
