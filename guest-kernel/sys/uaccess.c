@@ -10,24 +10,13 @@
 #include "sys/errno.h"
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
+#include "sys/uaccess_u64.h"
 
-static bool smap_on;
+bool uaccess_smap;
 
 void uaccess_init(void)
 {
-	smap_on = (read_cr4() & CR4_SMAP) != 0;
-}
-
-static inline void user_open(void)
-{
-	if (smap_on)
-		__asm__ __volatile__("stac" ::: "memory");
-}
-
-static inline void user_close(void)
-{
-	if (smap_on)
-		__asm__ __volatile__("clac" ::: "memory");
+	uaccess_smap = (read_cr4() & CR4_SMAP) != 0;
 }
 
 /*
@@ -58,37 +47,6 @@ int copy_from_user(void *dst, uint64_t usrc, size_t n)
 	if (!user_range_ok(usrc, n))
 		return -EFAULT;
 	return copy_raw(dst, (const void *)usrc, n) ? -EFAULT : 0;
-}
-
-int get_user_u64(uint64_t *val, uint64_t usrc)
-{
-	int vec = 0;
-	uint64_t v = 0;
-
-	if (!user_range_ok(usrc, sizeof(v)))
-		return -EFAULT;
-	user_open();
-	__asm__ __volatile__(ASM_SAFE("movq (%[p]), %[v]")
-			     : "+S"(vec), [v] "+r"(v)
-			     : [p] "r"(usrc)
-			     : "memory");
-	user_close();
-	*val = v;
-	return vec ? -EFAULT : 0;
-}
-
-/* REP MOVSQ: n quadwords in n iterations; RCX left over says a fault stopped it (copy_raw). */
-int put_user_u64s_checked(uint64_t udst, const uint64_t *src, size_t n)
-{
-	void *d = (void *)udst;
-
-	user_open();
-	__asm__ __volatile__(ASM_SAFE("rep movsq")
-			     : "+D"(d), "+S"(src), "+c"(n)
-			     :
-			     : "memory");
-	user_close();
-	return n ? -EFAULT : 0;
 }
 
 int clear_user(uint64_t udst, size_t n)

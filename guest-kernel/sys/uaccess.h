@@ -16,14 +16,6 @@ void uaccess_init(void);
 /* 0 or -EFAULT. */
 int copy_to_user(uint64_t udst, const void *src, size_t n);
 int copy_from_user(void *dst, uint64_t usrc, size_t n);
-/* One 8-byte value (one load, no byte copy): 0 or -EFAULT. */
-int get_user_u64(uint64_t *val, uint64_t usrc);
-/*
- * n 8-byte values to user memory whose range the caller has already checked
- * with user_range_ok() (uaccess_range.h): only a fault is caught here.
- * 0 or -EFAULT.
- */
-int put_user_u64s_checked(uint64_t udst, const uint64_t *src, size_t n);
 /* Zero-fills user memory: 0 or -EFAULT. */
 int clear_user(uint64_t udst, size_t n);
 /* Copies a NUL-terminated string of at most max-1 chars: length, or -EFAULT / -ENAMETOOLONG. */

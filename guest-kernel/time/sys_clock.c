@@ -3,30 +3,13 @@
  * gettimeofday, time.  They read the same vvar pages as the vDSO
  * (time_clock_get), so a vDSO fallback gives the same answer.
  */
-#include <stddef.h>
-
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
 #include "time/time.h"
 #include "time/time_priv.h"
-
-/* Linux's user structs (x86-64). */
-struct user_timespec {
-	int64_t tv_sec;
-	int64_t tv_nsec;
-};
-
-struct user_timeval {
-	int64_t tv_sec;
-	int64_t tv_usec;
-};
-
-struct user_timezone {
-	int32_t tz_minuteswest;
-	int32_t tz_dsttime;
-};
+#include "time/user_time.h"
 
 static long put_timespec(uint64_t uaddr, const struct vclock_ts *t)
 {
@@ -58,63 +41,20 @@ SYSCALL(clock_getres)
 }
 
 /*
- * The writes of gettimeofday and time to pointers whose range is checked
- * (user_range_ok): each a single REP MOVSQ that only a fault can stop.
+ * gettimeofday(struct timeval *tv, struct timezone *tz): either may be NULL.
+ * As Linux, tv is written before tz is looked at: a bad tz still leaves tv
+ * written.
  */
-static int put_timeval(uint64_t tv)
-{
-	struct vclock_ts t;
-	uint64_t v[2];
-
-	_Static_assert(sizeof(struct user_timeval) == sizeof(v), "timeval: two quadwords");
-	time_clock_get(EL_CLOCK_REALTIME, &t);
-	v[0] = t.sec;
-	v[1] = t.nsec / 1000;
-	return put_user_u64s_checked(tv, v, 2);
-}
-
-static int put_timezone(uint64_t tz)
-{
-	const struct vvar_data *vd = vvar_kernel();
-	uint64_t v = (uint32_t)vd->tz_minuteswest | (uint64_t)(uint32_t)vd->tz_dsttime << 32;
-
-	_Static_assert(offsetof(struct user_timezone, tz_minuteswest) == 0 &&
-			       offsetof(struct user_timezone, tz_dsttime) == 4 &&
-			       sizeof(struct user_timezone) == sizeof(v),
-		       "timezone: one quadword, minuteswest low (little-endian)");
-	return put_user_u64s_checked(tz, &v, 1);
-}
-
-long time_gettimeofday_checked(uint64_t tv, uint64_t tz)
-{
-	if (tv && put_timeval(tv))
-		return -EFAULT;
-	if (tz && put_timezone(tz))
-		return -EFAULT;
-	return 0;
-}
-
-long time_time_checked(uint64_t tloc)
-{
-	struct vclock_ts t;
-	uint64_t sec;
-
-	time_clock_get(EL_CLOCK_REALTIME, &t);
-	sec = t.sec;
-	if (tloc && put_user_u64s_checked(tloc, &sec, 1))
-		return -EFAULT;
-	return (long)sec;
-}
-
-/* gettimeofday(struct timeval *tv, struct timezone *tz): either may be NULL. tv is written first. */
 SYSCALL(gettimeofday)
 {
+	bool tz_ok = !a1 || user_range_ok(a1, sizeof(struct user_timezone));
+	long ret;
+
 	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0 && (!user_range_ok(a0, sizeof(struct user_timeval)) || put_timeval(a0)))
+	if (a0 && !user_range_ok(a0, sizeof(struct user_timeval)))
 		return -EFAULT;
-	if (a1 && (!user_range_ok(a1, sizeof(struct user_timezone)) || put_timezone(a1)))
-		return -EFAULT;
-	return 0;
+	ret = time_gettimeofday_checked(a0, tz_ok ? a1 : 0);
+	return tz_ok ? ret : -EFAULT;
 }
 
 /* time(time_t *tloc): the seconds, also stored when tloc is not NULL. */
