@@ -6,6 +6,12 @@
  *   not present, file                      -> a frame with a copy of the data
  *   present, write, writable area          -> copy-on-write (from the zero page)
  * as Linux does, so reading a large untouched mapping costs page tables only.
+ *
+ * The common case is short: the area comes from the set's last-hit cache
+ * (vma_cached: the area of the previous fault), the leaf from the unrolled
+ * walk over present tables (upt_pte_present), and a zero-page read writes
+ * the area's precomputed leaf (vma.pte_zero); new frames take vma.pte.  A
+ * cache miss (binary search, stack growth) and missing tables go out of line.
  */
 #include "fs/vfs.h"
 #include "lib/string.h"
@@ -27,22 +33,29 @@ uint64_t zero_page_phys(void)
 	return image_to_phys(zero_page);
 }
 
-/* The area for addr, growing the stack area down to it when that is where it lies. */
-static struct vma *find_or_grow(struct mm *mm, uint64_t addr)
+/*
+ * The area for addr when the cache missed (it becomes the cached one),
+ * growing the stack area down to addr when that is where it lies.
+ */
+static __attribute__((noinline)) struct vma *find_or_grow(struct mm *mm, uint64_t addr)
 {
-	unsigned i = vma_first_above(&mm->vmas, addr);
-	struct vma *v = i < mm->vmas.n ? &mm->vmas.v[i] : 0;
+	struct vma_set *s = &mm->vmas;
+	int found = vma_lookup(s, addr);
+	unsigned i;
+	struct vma *v;
 
-	if (!v)
+	if (found >= 0)
+		return &s->v[found];
+	i = vma_first_above(s, addr);
+	if (i >= s->n)
 		return 0;
-	if (v->start <= addr)
-		return v;
+	v = &s->v[i];
 	if (v->kind != VMA_STACK || addr < v->end - STACK_LIMIT || v->end < STACK_LIMIT)
 		return 0;
 	/* Nothing may lie between: the array is sorted, so the previous area ends below. */
-	if (i > 0 && mm->vmas.v[i - 1].end > ALIGN_DOWN(addr, PAGE_SIZE))
+	if (i > 0 && s->v[i - 1].end > ALIGN_DOWN(addr, PAGE_SIZE))
 		return 0;
-	v->start = ALIGN_DOWN(addr, PAGE_SIZE);
+	vma_grow_down(s, i, ALIGN_DOWN(addr, PAGE_SIZE));
 	return v;
 }
 
@@ -68,28 +81,25 @@ static uint64_t new_frame(const struct vma *v, uint64_t page)
 	return pa;
 }
 
-static enum fault_result fault_not_present(struct mm *mm, const struct vma *v, uint64_t *pte,
-					   uint64_t page, uint64_t error)
+/* A not-present page that gets a frame of its own (the zero-page read is mm_fault's). */
+static __attribute__((noinline)) enum fault_result
+fault_not_present(struct mm *mm, const struct vma *v, uint64_t *pte, uint64_t page)
 {
-	uint64_t bits = upt_prot_bits(v->prot), pa;
+	uint64_t pa;
 
 	if (v->kind == VMA_SPECIAL)
 		return FAULT_BAD_ACCESS;
-	if (!(error & PF_WRITE) && v->kind != VMA_ANON_SHARED && v->kind != VMA_FILE) {
-		*pte = zero_page_phys() | PTE_SW_NOFREE | (bits & ~PTE_W);
-		return FAULT_HANDLED;
-	}
 	pa = new_frame(v, page);
 	if (!pa)
 		return FAULT_OOM;
 	mm->rss++;
-	*pte = pa | bits;
+	*pte = pa | v->pte;
 	return FAULT_HANDLED;
 }
 
 /* Write to a present read-only page of a writable area: break the sharing. */
-static enum fault_result fault_cow(struct mm *mm, const struct vma *v, uint64_t *pte,
-				   uint64_t page)
+static __attribute__((noinline)) enum fault_result
+fault_cow(struct mm *mm, const struct vma *v, uint64_t *pte, uint64_t page)
 {
 	uint64_t old = *pte, pa;
 
@@ -97,37 +107,46 @@ static enum fault_result fault_cow(struct mm *mm, const struct vma *v, uint64_t 
 		return FAULT_BAD_ACCESS;
 	if (!(old & PTE_SW_NOFREE)) {
 		/* Our own frame (maybe shared), read-only from an earlier mprotect: allow writes. */
-		*pte = (old & (PTE_ADDR_MASK | PTE_SW_KEEP)) | upt_prot_bits(v->prot);
+		*pte = (old & (PTE_ADDR_MASK | PTE_SW_KEEP)) | v->pte;
 	} else {
 		pa = frame_alloc();
 		if (!pa)
 			return FAULT_OOM;
 		memcpy(phys_to_virt(pa), phys_to_virt(old & PTE_ADDR_MASK), PAGE_SIZE);
 		mm->rss++;
-		*pte = pa | upt_prot_bits(v->prot);
+		*pte = pa | v->pte;
 	}
 	tlb_flush_user_page(page);
 	return FAULT_HANDLED;
 }
 
-enum fault_result mm_fault(struct mm *mm, uint64_t addr, uint64_t error)
+/* Every fault but mm_fault's common case: the full decision, as the table at the top says. */
+static __attribute__((noinline)) enum fault_result fault_slow(struct mm *mm, uint64_t addr,
+							     uint64_t error)
 {
-	uint64_t page = ALIGN_DOWN(addr, PAGE_SIZE), *pte;
+	uint64_t page = ALIGN_DOWN(addr, PAGE_SIZE), *pte, e;
 	struct vma *v;
 
 	if (addr >= TASK_SIZE_MAX || (error & PF_RSVD))
 		return FAULT_BAD_ADDRESS;
-	v = find_or_grow(mm, addr);
-	if (!v)
+	v = vma_cached(&mm->vmas, addr);
+	if (!v && !(v = find_or_grow(mm, addr)))
 		return FAULT_BAD_ADDRESS;
 	if (!access_allowed(v, error))
 		return FAULT_BAD_ACCESS;
 	pte = upt_pte(mm, page, true);
 	if (!pte)
 		return FAULT_OOM;
-	if (!(*pte & PTE_P))
-		return fault_not_present(mm, v, pte, page, error);
-	if ((error & PF_WRITE) && !(*pte & PTE_W))
+	e = *pte;
+	if (!(e & PTE_P)) {
+		/* A read of private anonymous memory (pte_zero set only for those kinds). */
+		if (!(error & PF_WRITE) && v->pte_zero) {
+			*pte = v->pte_zero;
+			return FAULT_HANDLED;
+		}
+		return fault_not_present(mm, v, pte, page);
+	}
+	if ((error & PF_WRITE) && !(e & PTE_W))
 		return fault_cow(mm, v, pte, page);
 	/*
 	 * Present and allowed: a stale TLB entry from before a permission
@@ -138,6 +157,30 @@ enum fault_result mm_fault(struct mm *mm, uint64_t addr, uint64_t error)
 		return FAULT_BAD_ACCESS;
 	tlb_flush_user_page(page);
 	return FAULT_HANDLED;
+}
+
+/*
+ * The common case in caller-saved registers: a data read (no write, no
+ * fetch, no reserved bit) in the cached area (so a user address), of a kind that reads the zero
+ * page (pte_zero is 0 for the others and for PROT_NONE, so the area is
+ * readable), under present tables, of a slot with nothing mapped: the
+ * area's zero-page leaf goes in, as fault_slow would write it.  Anything
+ * else is fault_slow's.
+ */
+enum fault_result mm_fault(struct mm *mm, uint64_t addr, uint64_t error)
+{
+	const struct vma *v;
+	uint64_t *pte;
+
+	/* A cached area lies below TASK_SIZE_MAX: a hit is a user address. */
+	if (!(error & (PF_WRITE | PF_RSVD | PF_INSTR))) {
+		v = vma_cached(&mm->vmas, addr);
+		if (v && v->pte_zero && upt_pte_present(mm, addr, &pte) && !(*pte & PTE_P)) {
+			*pte = v->pte_zero;
+			return FAULT_HANDLED;
+		}
+	}
+	return fault_slow(mm, addr, error);
 }
 
 enum fault_result mm_populate(struct mm *mm, uint64_t start, uint64_t end, bool write)

@@ -17,8 +17,8 @@
 #include "mm/upt.h"
 #include "sys/errno.h"
 
-/* struct mm holds the area array (VMA_MAX areas): more than a page. */
-#define MM_STRUCT_ORDER 2
+/* struct mm holds the area array (VMA_MAX areas with their leaf bits): more than a page. */
+#define MM_STRUCT_ORDER 3
 _Static_assert(sizeof(struct mm) <= (PAGE_SIZE << MM_STRUCT_ORDER), "struct mm fits its block");
 _Static_assert(MM_STRUCT_ORDER <= FRAME_MAX_ORDER, "the frame allocator has the order");
 
@@ -45,6 +45,7 @@ int mm_create(struct mm *mm)
 	pti_pgd_init(mm->pgd);
 	mm->ctx_id = ++last_ctx_id;
 	vma_set_init(&mm->vmas);
+	upt_vma_leaves(&mm->vmas);
 	mm->mmap_base = STACK_TOP - MMAP_GAP;
 	return 0;
 }
@@ -92,7 +93,7 @@ void mm_destroy(struct mm *mm)
 		note_file(&mm->vmas.v[i], files, &nfiles, VMA_MAX);
 	mm->pgd = 0;
 	mm->pgd_phys = 0;
-	mm->vmas.n = 0;
+	vma_set_clear(&mm->vmas);
 	release_files(files, nfiles);
 }
 
@@ -194,6 +195,7 @@ int mm_unmap(struct mm *mm, uint64_t start, uint64_t end)
 {
 	const void *files[UNMAP_FILES_MAX];
 	unsigned i, nfiles = 0;
+	uint64_t floor, ceiling;
 
 	/* Linux refuses to split the special mappings ([vdso], [vvar]). */
 	if (vma_cuts_special(&mm->vmas, start, end))
@@ -203,8 +205,12 @@ int mm_unmap(struct mm *mm, uint64_t start, uint64_t end)
 		note_file(&mm->vmas.v[i], files, &nfiles, UNMAP_FILES_MAX);
 	if (vma_remove(&mm->vmas, start, end))
 		return -ENOMEM;
+	/* The area-free span around the range: the page tables inside it go whole. */
+	i = vma_first_above(&mm->vmas, start);
+	floor = i ? mm->vmas.v[i - 1].end : 0;
+	ceiling = i < mm->vmas.n ? mm->vmas.v[i].start : USER_HALF_END;
 	/* Flush even when no leaf was present: freed tables may sit in paging-structure caches. */
-	upt_unmap(mm, start, end);
+	upt_unmap_area(mm, start, end, floor, ceiling);
 	tlb_flush_user_range(start, end);
 	vdso_follow_unmap(mm, start, end);
 	release_files(files, nfiles);

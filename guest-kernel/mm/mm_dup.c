@@ -50,7 +50,7 @@ static int populate_shared(struct mm *mm, const struct vma *v)
 			return -1;
 		mm->rss++;
 		/* Not present before: nothing to flush. */
-		*pte = pa | upt_prot_bits(v->prot);
+		*pte = pa | v->pte;
 	}
 	return 0;
 }

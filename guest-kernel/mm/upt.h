@@ -26,18 +26,73 @@ static inline bool pte_has_frame(uint64_t e)
 /* Leaf permission bits for VMA_R/W/X (P, U, W, NX; PROTNONE for no access). */
 uint64_t upt_prot_bits(uint32_t prot);
 
-/* The leaf entry for va; with alloc, missing tables are created (NULL when out of frames). */
-uint64_t *upt_pte(struct mm *mm, uint64_t va, bool alloc);
+/*
+ * Gives the area set its per-prot leaves (vma.h: vma.pte, vma.pte_zero):
+ * upt_prot_bits(prot), and the shared zero page read-only and
+ * PTE_SW_NOFREE.  mm_create calls it once; NX is fixed at boot.
+ */
+void upt_vma_leaves(struct vma_set *s);
+
+/* The table an intermediate entry points to. */
+static inline uint64_t *upt_table(uint64_t e)
+{
+	return phys_to_virt(e & PTE_ADDR_MASK);
+}
 
 /*
- * Clears the leaves of [start, end), frees their frames (except
- * PTE_SW_NOFREE ones, and PTE_SW_SHARED ones other spaces still own) and
- * every page table left empty.  Returns the number of leaves cleared; the
- * caller flushes the TLB.
+ * The leaf slot for va when its three tables exist (*slot set, true), else
+ * false: the fault path's walk, unrolled (PML4, PDPT, PD, then the PT's
+ * slot), four loads and no loop.
  */
-uint64_t upt_unmap(struct mm *mm, uint64_t start, uint64_t end);
+static inline bool upt_pte_present(struct mm *mm, uint64_t va, uint64_t **slot)
+{
+	uint64_t e = mm->pgd[PT_INDEX(va, PML4_SHIFT)];
+
+	if (!(e & PTE_P))
+		return false;
+	e = upt_table(e)[PT_INDEX(va, PDPT_SHIFT)];
+	if (!(e & PTE_P))
+		return false;
+	e = upt_table(e)[PT_INDEX(va, PD_SHIFT)];
+	if (!(e & PTE_P))
+		return false;
+	*slot = &upt_table(e)[PT_INDEX(va, PAGE_SHIFT)];
+	return true;
+}
+
+/* upt_pte's allocating half, out of line: creates the missing tables (NULL when out of frames). */
+uint64_t *upt_pte_alloc(struct mm *mm, uint64_t va);
+
+/* The leaf entry for va; with alloc, missing tables are created (NULL when out of frames). */
+static inline uint64_t *upt_pte(struct mm *mm, uint64_t va, bool alloc)
+{
+	uint64_t *pte;
+
+	if (upt_pte_present(mm, va, &pte))
+		return pte;
+	return alloc ? upt_pte_alloc(mm, va) : 0;
+}
+
+/*
+ * Clears the leaves of [start, end) and frees their frames (except
+ * PTE_SW_NOFREE ones, and PTE_SW_SHARED ones other spaces still own); the
+ * caller flushes the TLB.  Page tables go by coverage: one whose span lies
+ * inside [start, end) is freed without a look at its entries; a page table
+ * (level 1) it covers in part is scanned outside [start, end) and freed
+ * when empty; a higher table it covers in part stays (freed by a later
+ * unmap that covers it, or with the address space).
+ */
+void upt_unmap(struct mm *mm, uint64_t start, uint64_t end);
+/*
+ * munmap's upt_unmap: no area lies in [floor, ceiling) (which holds
+ * [start, end)), so no leaf does either, and every table whose span lies
+ * inside it is freed without a scan, as Linux's free_pgtables does between
+ * the neighbouring areas.
+ */
+void upt_unmap_area(struct mm *mm, uint64_t start, uint64_t end, uint64_t floor,
+		    uint64_t ceiling);
 /* upt_unmap that also counts the shared frames it let go of but others still own. */
-uint64_t upt_unmap_counted(struct mm *mm, uint64_t start, uint64_t end, uint64_t *kept);
+void upt_unmap_counted(struct mm *mm, uint64_t start, uint64_t end, uint64_t *kept);
 
 /* Applies the permissions of prot to the leaves of [start, end); NOFREE leaves stay read-only. */
 void upt_protect(struct mm *mm, uint64_t start, uint64_t end, uint32_t prot);

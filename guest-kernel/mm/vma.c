@@ -1,12 +1,54 @@
 /*
  * VMA set arithmetic (vma.h): a sorted array, binary search, splits and
- * merges.  Pure and host-testable.
+ * merges, the last-hit cache and the per-area leaf bits.  Pure and
+ * host-testable.
  */
 #include "vma.h"
 
+/* Every change of the set goes through here: the cached index names no area any more. */
+static void changed(struct vma_set *s)
+{
+	s->hit = VMA_MAX;
+}
+
+/* The only writer of prot: the leaf bits follow it (and the kind, for the zero page). */
+static void set_prot(const struct vma_set *s, struct vma *a, uint32_t prot)
+{
+	unsigned p = prot & (VMA_R | VMA_W | VMA_X);
+
+	a->prot = prot;
+	a->pte = s->leaf[p];
+	a->pte_zero = (VMA_ZERO_PAGE_KINDS >> a->kind) & 1 ? s->leaf_zero[p] : 0;
+}
+
 void vma_set_init(struct vma_set *s)
 {
+	unsigned p;
+
 	s->n = 0;
+	for (p = 0; p < VMA_PROTS; p++)
+		s->leaf[p] = s->leaf_zero[p] = 0;
+	s->v[VMA_MAX] = (struct vma){0};
+	changed(s);
+}
+
+void vma_set_leaves(struct vma_set *s, const uint64_t leaf[VMA_PROTS],
+		    const uint64_t leaf_zero[VMA_PROTS])
+{
+	unsigned p, i;
+
+	for (p = 0; p < VMA_PROTS; p++) {
+		s->leaf[p] = leaf[p];
+		s->leaf_zero[p] = leaf_zero[p];
+	}
+	for (i = 0; i < s->n; i++)
+		set_prot(s, &s->v[i], s->v[i].prot);
+}
+
+void vma_set_clear(struct vma_set *s)
+{
+	s->n = 0;
+	changed(s);
 }
 
 unsigned vma_first_above(const struct vma_set *s, uint64_t addr)
@@ -29,6 +71,24 @@ int vma_find(const struct vma_set *s, uint64_t addr)
 	unsigned i = vma_first_above(s, addr);
 
 	return i < s->n && s->v[i].start <= addr ? (int)i : -1;
+}
+
+int vma_lookup(struct vma_set *s, uint64_t addr)
+{
+	int i;
+
+	if (vma_cached(s, addr))
+		return (int)s->hit;
+	i = vma_find(s, addr);
+	if (i >= 0)
+		s->hit = (unsigned)i;
+	return i;
+}
+
+void vma_grow_down(struct vma_set *s, unsigned i, uint64_t start)
+{
+	s->v[i].start = start;
+	s->hit = i;
 }
 
 int vma_range_free(const struct vma_set *s, uint64_t start, uint64_t end)
@@ -97,7 +157,9 @@ static void insert_at(struct vma_set *s, unsigned i, const struct vma *v)
 	for (j = s->n; j > i; j--)
 		s->v[j] = s->v[j - 1];
 	s->v[i] = *v;
+	set_prot(s, &s->v[i], v->prot);
 	s->n++;
+	changed(s);
 }
 
 static void delete_at(struct vma_set *s, unsigned i)
@@ -105,6 +167,7 @@ static void delete_at(struct vma_set *s, unsigned i)
 	for (; i + 1 < s->n; i++)
 		s->v[i] = s->v[i + 1];
 	s->n--;
+	changed(s);
 }
 
 /* Splits area i at addr (strictly inside it); the caller checked the room. */
@@ -139,6 +202,7 @@ int vma_insert(struct vma_set *s, const struct vma *v)
 	int prev = i > 0 && vma_mergeable(&s->v[i - 1], v);
 	int next = i < s->n && vma_mergeable(v, &s->v[i]);
 
+	changed(s);
 	if (prev && next) {
 		s->v[i - 1].end = s->v[i].end;
 		delete_at(s, i);
@@ -161,6 +225,7 @@ int vma_remove(struct vma_set *s, uint64_t start, uint64_t end)
 
 	if (start >= end)
 		return 0;
+	changed(s);
 	if (i < s->n && s->v[i].start < start && s->v[i].end > end) {
 		/* A hole in the middle of one area: it becomes two. */
 		if (s->n == VMA_MAX)
@@ -199,6 +264,7 @@ int vma_protect(struct vma_set *s, uint64_t start, uint64_t end, uint32_t prot)
 		extra++;
 	if (s->n + extra > VMA_MAX)
 		return VMA_ERR_FULL;
+	changed(s);
 	if (a >= 0 && s->v[a].start < start && s->v[a].prot != prot) {
 		split_at(s, (unsigned)a, start);
 		i = (unsigned)a + 1;
@@ -207,7 +273,7 @@ int vma_protect(struct vma_set *s, uint64_t start, uint64_t end, uint32_t prot)
 	for (; i < s->n && s->v[i].start < end; i++) {
 		if (s->v[i].end > end && s->v[i].prot != prot)
 			split_at(s, i, end);
-		s->v[i].prot = prot;
+		set_prot(s, &s->v[i], prot);
 	}
 	merge_between(s, first ? first - 1 : 0, i);
 	return 0;
@@ -237,6 +303,7 @@ int vma_can_expand(const struct vma_set *s, unsigned i, uint64_t delta, uint64_t
 
 void vma_expand(struct vma_set *s, unsigned i, uint64_t new_end)
 {
+	changed(s);
 	s->v[i].end = new_end;
 	if (i + 1 < s->n && vma_mergeable(&s->v[i], &s->v[i + 1])) {
 		s->v[i].end = s->v[i + 1].end;
@@ -261,6 +328,7 @@ int vma_move(struct vma_set *s, uint64_t addr, uint64_t old_len, uint64_t new_ad
 	moved.end = new_addr + new_len;
 	if (moved.kind == VMA_HEAP || moved.kind == VMA_STACK)
 		moved.kind = VMA_ANON;
+	changed(s);
 	if (!keep_old)
 		vma_remove(s, addr, addr + old_len);
 	return vma_insert(s, &moved);

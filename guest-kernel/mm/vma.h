@@ -4,6 +4,24 @@
  * This file is the arithmetic only (find, gaps, insert with merging,
  * remove and protect with splitting); page tables are mm/upt.c's.
  *
+ * Two things here exist for the page-fault path (mm/fault.c):
+ *   last-hit cache  vma_set.hit, the index of the area the previous
+ *                   vma_lookup found (VMA_MAX, an always-empty slot, for
+ *                   none); vma_cached() checks it first.  Every function here
+ *                   that changes the array resets it (changed(), also called
+ *                   by the insert and delete helpers every change goes
+ *                   through) or points it at the area it changed; a copy of a
+ *                   set (fork) is consistent as a whole.
+ *   leaf bits       vma.pte and vma.pte_zero, the leaf a fault writes for the
+ *                   area's prot (and, for the kinds that read the zero page,
+ *                   the whole read-only zero-page leaf).  The set's owner
+ *                   gives the per-prot values once (vma_set_leaves: upt.c
+ *                   knows the bits); every place here that writes prot or
+ *                   kind (set_prot) copies them in, splits copy them with the
+ *                   area and merges only join areas of one prot and kind.
+ * Code outside this file reads the set but changes it only through these
+ * functions.
+ *
  * Pure C (only <stdint.h>/<stddef.h>): the host unit tests compile it too.
  */
 #ifndef EL_MM_VMA_H
@@ -35,19 +53,52 @@ struct vma {
 	uint64_t file_end; /* VMA_FILE: file bytes at or beyond this offset read as zero */
 	const void *file;  /* VMA_FILE: the backing inode (opaque here) */
 	const char *name;  /* VMA_SPECIAL: "[vdso]", ... */
+	uint64_t pte;      /* leaf bits for prot (the set's leaf[prot]); set here, never by callers */
+	uint64_t pte_zero; /* the zero-page leaf of a read fault (leaf_zero[prot]), 0: no zero page */
 	uint32_t prot;     /* VMA_R | VMA_W | VMA_X */
 	uint32_t kind;     /* enum vma_kind */
 };
 
+/* The kinds whose not-present pages read as the shared zero page. */
+#define VMA_ZERO_PAGE_KINDS ((1u << VMA_ANON) | (1u << VMA_STACK) | (1u << VMA_HEAP))
+
+#define VMA_PROTS 8 /* prot values: VMA_R | VMA_W | VMA_X */
+
 struct vma_set {
 	unsigned n;
-	struct vma v[VMA_MAX];
+	unsigned hit; /* last-hit cache: index of the previous lookup's area, VMA_MAX: none */
+	uint64_t leaf[VMA_PROTS];      /* vma.pte for each prot (vma_set_leaves) */
+	uint64_t leaf_zero[VMA_PROTS]; /* vma.pte_zero for each prot, zero-page kinds */
+	/* v[VMA_MAX] is no area: empty (start = end = 0), the cache's "none", never written. */
+	struct vma v[VMA_MAX + 1];
 };
 
 #define VMA_ERR_FULL (-1) /* the operation needs more than VMA_MAX areas */
 #define VMA_ERR_RANGE (-2) /* the range is not inside one area */
 
+/* Empty, no cached area, leaf tables all 0 until vma_set_leaves. */
 void vma_set_init(struct vma_set *s);
+/* Sets the per-prot leaf tables and re-derives every area's pte and pte_zero from them. */
+void vma_set_leaves(struct vma_set *s, const uint64_t leaf[VMA_PROTS],
+		    const uint64_t leaf_zero[VMA_PROTS]);
+/* Removes every area (an address space's teardown). */
+void vma_set_clear(struct vma_set *s);
+
+/*
+ * The cached area if it contains addr (the fault path's first check), else
+ * NULL.  hit is an area's index or VMA_MAX (the empty slot): every mutator
+ * resets it, so no bound check is needed.
+ */
+static inline struct vma *vma_cached(struct vma_set *s, uint64_t addr)
+{
+	struct vma *v = &s->v[s->hit];
+
+	return v->start <= addr && addr < v->end ? v : 0;
+}
+/* vma_find through the cache: the cached area first, a new hit is remembered. */
+int vma_lookup(struct vma_set *s, uint64_t addr);
+/* Area i (a grow-down stack) now starts at start, below its old start; it becomes the hit. */
+void vma_grow_down(struct vma_set *s, unsigned i, uint64_t start);
 
 /* Index of the area containing addr, or -1. */
 int vma_find(const struct vma_set *s, uint64_t addr);
