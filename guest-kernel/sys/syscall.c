@@ -93,7 +93,7 @@ uint64_t syscall_unknown_count(void)
 	return unknown_calls;
 }
 
-/* The slow path's call: the arguments from the (complete) frame, where a tracer may have changed them. */
+/* The slow path's call: the arguments from the complete frame (a tracer may have changed them). */
 static long syscall_call(struct trap_frame *tf, uint32_t nr)
 {
 	if (nr >= NR_SYSCALLS)

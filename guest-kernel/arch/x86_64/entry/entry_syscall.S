@@ -38,6 +38,23 @@
 #include "sys/syscall.h"
 
 /*
+ * SYSRET_TAIL pti: the last steps of both SYSRET exits.
+ * In:  RSP = the user RSP, RCX = RIP, R11 = RFLAGS, every other register
+ *      the user's; kernel GS and CR3.
+ * Out: user CR3 (pti=1; RSP is the scratch, parked in percpu.user_rsp),
+ *      user GS, SYSRETQ.
+ */
+.macro SYSRET_TAIL pti
+	.if \pti
+	movq	%rsp, %gs:PERCPU_USER_RSP
+	SWITCH_TO_USER_CR3 scratch_reg=%rsp
+	movq	%gs:PERCPU_USER_RSP, %rsp
+	.endif
+	swapgs
+	sysretq
+.endm
+
+/*
  * SYSCALL_ENTRY entry, sysret, pti
  * entry:  the LSTAR target.  In and Out: the contract above.
  *         Fast path: stores RDI RSI RDX R8 R9 R10, RIP, RFLAGS, RSP and
@@ -103,20 +120,13 @@
 	movq	TF_RIP(%rsp), %rcx
 	movq	TF_RFLAGS(%rsp), %r11
 	movq	TF_RSP(%rsp), %rsp
-.L\entry\()_to_user:
-	.if \pti
-	movq	%rsp, %gs:PERCPU_USER_RSP
-	SWITCH_TO_USER_CR3 scratch_reg=%rsp
-	movq	%gs:PERCPU_USER_RSP, %rsp
-	.endif
-	swapgs
-	sysretq
+	SYSRET_TAIL \pti
 
 	.globl \sysret
 \sysret:
 	POP_REGS
 	movq	(TF_RSP - TF_VECTOR)(%rsp), %rsp
-	jmp	.L\entry\()_to_user
+	SYSRET_TAIL \pti
 
 /*
  * \entry\()_slow_entry: the fast path's tests failed.  In: the fast path's
