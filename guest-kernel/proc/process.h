@@ -39,7 +39,8 @@
 #define TASK_WORK_SYSCALL_TRACE 0x4u /* ptrace syscall-entry/exit stops (PTRACE_SYSCALL) */
 #define TASK_WORK_SINGLESTEP 0x8u   /* ptrace single-step: report a step after a syscall */
 #define TASK_WORK_NOTIFY 0x10u      /* other kernel work (exit_group kill, ptrace kill) */
-#define TASK_WORK_FRAME 0x20u       /* a syscall rewrote the frame (sigreturn, exec): full SYSRET check */
+/* The syscall frame is complete (sys/syscall.c), maybe rewritten (sigreturn, exec): full check. */
+#define TASK_WORK_FRAME 0x20u
 
 enum task_state {
 	TASK_UNUSED = 0,

@@ -1,13 +1,42 @@
 /*
- * Syscall dispatch: the table call, the unknown-number path, the work on
- * the way out and the SYSRET decision.
+ * The C half of the SYSCALL path (entry_syscall.S): the slow entry and
+ * exit, the unknown-number path and the SYSRET decision.
  *
- * The fast path is one test of current->work (and of TF/RF in the saved
- * RFLAGS) after the handler: a frame that nobody touched and no pending
- * work return by SYSRET at once.  Everything else takes the slow path: the
- * pending work (signals, rescheduling, ptrace stops), then Linux's checks
- * of do_syscall_64(), since the frame may have been rewritten (signal
- * delivery, rt_sigreturn, exec, ptrace; such syscalls set TASK_WORK_FRAME):
+ * Fast path (all in asm, no C but the handler).  The entry stores only what
+ * the handler may clobber and the user needs back, at their trap_frame
+ * offsets in the frame at the top of the task stack: RDI RSI RDX R8 R9 R10,
+ * RIP (from RCX), RFLAGS (from R11), RSP and orig RAX (the error slot).  The
+ * callee-saved RBX RBP R12-R15 stay in their registers across the C call;
+ * the RCX/R11/RAX copies, CS, SS and the vector slot are left as they were.
+ * With no current->work, no TF/RF in the user RFLAGS and a number inside
+ * the table, the asm calls syscall_table[EAX] with the arguments still in
+ * registers (R10 -> RCX), and if current->work is still 0 afterwards it
+ * SYSRETs with the RCX/R11 the SYSCALL instruction gave (a frame nobody
+ * touched, so Linux's equality checks are known to hold).
+ *
+ * Complete frame.  Everything else sees the whole frame, which
+ * syscall_complete_frame (entry_syscall.S) fills in from the live
+ * registers; it then sets TASK_WORK_FRAME, which therefore means "the frame
+ * is complete (and may have been rewritten): don't complete it again, and
+ * check it fully before SYSRET":
+ *   - the slow entry (syscall_slow_entry): ptrace syscall tracing, TF/RF in
+ *     the user RFLAGS, any other current->work, numbers past the table;
+ *   - handlers that read or rewrite the whole user frame, reached through
+ *     their ptregs_ stub in the table (Linux's stub_ptregs before 4.16):
+ *     clone, fork and vfork copy it to the child, execve replaces it,
+ *     rt_sigreturn restores it from the signal frame.  (sigaltstack reads
+ *     only the saved RSP; ptrace and process_vm_* touch stopped tasks'
+ *     frames, never the caller's, and a tracee stops only on the slow paths.)
+ *   - the slow exit (current->work non-zero after the handler: signals,
+ *     rescheduling, ptrace stops, TASK_WORK_FRAME): completed unless
+ *     TASK_WORK_FRAME says it already is, the result stored in its RAX, then
+ *     syscall_exit_slow().
+ * A task blocked in a fast-path handler has a partial frame, and nothing
+ * reads it: signals and stops reach it only through its slow exit.
+ *
+ * Slow exit: the work, then Linux's checks of do_syscall_64(), since the
+ * frame may have been rewritten (signal delivery, rt_sigreturn, exec,
+ * ptrace):
  *   RCX == RIP and R11 == RFLAGS (SYSRET takes RIP and RFLAGS from them),
  *   CS and SS are the STAR selectors, RIP is below TASK_SIZE_MAX (canonical,
  *   and not the last user page: Intel's SYSRET #GP on a non-canonical RCX
@@ -21,9 +50,14 @@
 #include "proc/process.h"
 #include "proc/ptrace.h"
 #include "proc/sched.h"
+#include "proc/task_asm.h"
 #include "sys/errno.h"
 #include "sys/syscall.h"
 #include "sys/uaccess_range.h"
+
+/* What entry_syscall.S relies on besides trapframe.h's and percpu.h's offsets. */
+_Static_assert(TASK_WORK_FRAME_ASM == TASK_WORK_FRAME, "TASK_WORK_FRAME: proc/task_asm.h");
+_Static_assert(sizeof(syscall_table[0]) == 8, "call *syscall_table(,%rax,8)");
 
 #define REPORT_FIRST_UNKNOWN 16
 
@@ -45,18 +79,26 @@ static __attribute__((noinline)) long syscall_unknown(const struct trap_frame *t
 	return -ENOSYS;
 }
 
+/* The table's filler: the number is the frame's orig RAX, saved on every entry. */
+SYSCALL(ni_syscall)
+{
+	const struct trap_frame *tf = task_user_frame(current);
+
+	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
+	return syscall_unknown(tf, (uint32_t)tf->error);
+}
+
 uint64_t syscall_unknown_count(void)
 {
 	return unknown_calls;
 }
 
+/* The slow path's call: the arguments from the complete frame (a tracer may have changed them). */
 static long syscall_call(struct trap_frame *tf, uint32_t nr)
 {
-	syscall_fn *fn = nr < NR_SYSCALLS ? syscall_table[nr] : 0;
-
-	if (__builtin_expect(fn != 0, 1))
-		return fn(tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9);
-	return syscall_unknown(tf, nr);
+	if (nr >= NR_SYSCALLS)
+		return syscall_unknown(tf, nr);
+	return syscall_table[nr](tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9);
 }
 
 static int sysret_allowed(const struct trap_frame *tf)
@@ -66,8 +108,7 @@ static int sysret_allowed(const struct trap_frame *tf)
 	       !(tf->rflags & (RFLAGS_TF | RFLAGS_RF));
 }
 
-/* The slow way out: work, then the full SYSRET check on what the frame now holds. */
-static __attribute__((noinline)) int syscall_exit_slow(struct trap_frame *tf)
+int syscall_exit_slow(struct trap_frame *tf)
 {
 	struct task *t = current;
 
@@ -96,15 +137,11 @@ static __attribute__((noinline)) int syscall_traced(struct trap_frame *tf)
 	return syscall_exit_slow(tf);
 }
 
-int syscall_dispatch(struct trap_frame *tf)
+int syscall_slow_entry(struct trap_frame *tf)
 {
-	struct task *t = current;
-
-	if (__builtin_expect(t->work & TASK_WORK_SYSCALL_TRACE, 0))
+	if (current->work & TASK_WORK_SYSCALL_TRACE)
 		return syscall_traced(tf);
 	/* Linux uses the low 32 bits of RAX as the number. */
-	tf->rax = (uint64_t)syscall_call(tf, (uint32_t)tf->rax);
-	if (__builtin_expect(!(t->work | (tf->r11 & (RFLAGS_TF | RFLAGS_RF))), 1))
-		return 1;
+	tf->rax = (uint64_t)syscall_call(tf, (uint32_t)tf->error);
 	return syscall_exit_slow(tf);
 }

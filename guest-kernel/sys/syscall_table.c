@@ -1,8 +1,11 @@
 /*
  * The syscall table: Linux x86-64 numbers (EL_NR_*, include/entrylab/
  * syscall_nr.h) and entrylab's own above 1000 (abi.h).  Numbers without an
- * entry answer -ENOSYS and are counted as unknown; `enosys` entries answer
- * -ENOSYS on purpose (musl copes) and are not counted.
+ * entry hold sys_ni_syscall, so the asm's call needs no NULL test: they
+ * answer -ENOSYS and are counted as unknown; `enosys` entries answer
+ * -ENOSYS on purpose (musl copes) and are not counted.  SC_FULL entries
+ * need the complete user frame (sys/syscall.c) and go through their
+ * ptregs_ stub (entry_syscall.S).
  */
 #include "entrylab/abi.h"
 #include "entrylab/syscall_nr.h"
@@ -11,8 +14,14 @@
 /* SC(name): sys_name at EL_NR_name; SC_AS(name, handler): another call's handler. */
 #define SC(name) [EL_NR_##name] = sys_##name,
 #define SC_AS(name, handler) [EL_NR_##name] = sys_##handler,
+#define SC_FULL(name) [EL_NR_##name] = ptregs_sys_##name,
+
+/* The filler first, every handler over it (as Linux's table does). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
 
 syscall_fn *const syscall_table[NR_SYSCALLS] = {
+	[0 ... NR_SYSCALLS - 1] = sys_ni_syscall,
 	SC(read)
 	SC(write)
 	SC(open)
@@ -27,7 +36,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(brk)
 	SC(rt_sigaction)
 	SC(rt_sigprocmask)
-	SC(rt_sigreturn)
+	SC_FULL(rt_sigreturn)
 	SC(ioctl)
 	SC(pread64)
 	SC(pwrite64)
@@ -43,10 +52,10 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(pause)
 	SC(nanosleep)
 	SC(getpid)
-	SC(clone)
-	SC(fork)
-	SC(vfork)
-	SC(execve)
+	SC_FULL(clone)
+	SC_FULL(fork)
+	SC_FULL(vfork)
+	SC_FULL(execve)
 	SC(exit)
 	SC(wait4)
 	SC(kill)
@@ -113,3 +122,4 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	[EL_SYS_REGION] = sys_el_region,
 	[EL_SYS_SELF_IPI] = sys_el_self_ipi,
 };
+#pragma GCC diagnostic pop

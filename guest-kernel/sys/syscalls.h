@@ -130,6 +130,9 @@ SYSCALL(kill);
 SYSCALL(tkill);
 SYSCALL(tgkill);
 
+/* sys/syscall.c: every number without a handler (-ENOSYS, counted as unknown) */
+SYSCALL(ni_syscall);
+
 /* sys/region.c: EL_SYS_REGION (abi.h) */
 SYSCALL(el_region);
 

@@ -1,8 +1,9 @@
 /*
  * The entry asm's symbols that C uses (entry.S, entry_syscall.S,
  * entry_irq.S).  The C functions the asm calls are declared with their
- * subsystems: trap_dispatch() and bad_iret_frame() in traps.h,
- * syscall_dispatch() in sys/syscall.h, exit_to_user_work() in proc/sched.h,
+ * subsystems: trap_dispatch() and bad_iret_frame() in traps.h, the
+ * syscall table, syscall_slow_entry() and syscall_exit_slow() in
+ * sys/syscall.h, exit_to_user_work() in proc/sched.h,
  * exit_sysret_prepare() in exit_sysret.h.
  */
 #ifndef EL_ENTRY_ENTRY_H
