@@ -26,9 +26,19 @@
 #error "calling.h is for the entry asm"
 #endif
 
+#include "arch/x86_64/entry/frame_page.h"
 #include "arch/x86_64/entry/trapframe.h"
 #include "arch/x86_64/percpu.h"
 #include "mm/pcid.h"
+
+/* Offsets in the frame the CPU and a stub build, below trap_frame's registers. */
+#define HW_VECTOR 0
+#define HW_ERROR (TF_ERROR - TF_VECTOR)
+#define HW_RIP (TF_RIP - TF_VECTOR)
+#define HW_CS (TF_CS - TF_VECTOR)
+#define HW_RFLAGS (TF_RFLAGS - TF_VECTOR)
+#define HW_RSP (TF_RSP - TF_VECTOR)
+#define HW_SS (TF_SS - TF_VECTOR)
 
 /*
  * SAVE_REGS: RSP -> the vector slot of a trap_frame (the stub pushed vector
@@ -136,6 +146,63 @@
 	orq	%gs:PERCPU_CR3_NOFLUSH, \save_reg
 	movq	\save_reg, %cr3
 .Lcr3_kept_\@:
+.endm
+
+/*
+ * BELOW_FRAME_PAGE: RSP -> the user trap frame at the top of the task
+ * stack; RSP := the top of the C stack, the page boundary below the frame
+ * page (frame_page.h), where every entry from user mode runs its C code.
+ * BACK_TO_FRAME: the reverse, once the C calls are balanced.  Flags kept.
+ */
+.macro BELOW_FRAME_PAGE
+	leaq	-FRAME_PAGE_GAP(%rsp), %rsp
+.endm
+.macro BACK_TO_FRAME
+	leaq	FRAME_PAGE_GAP(%rsp), %rsp
+.endm
+
+/*
+ * USER_FAST_ENTRY name, vec, handler, pti, errcode, tail
+ * The IDT entry of a vector whose user-mode events all go to one C handler
+ * (#PF: page_fault(); each interrupt: its handler), without trap_dispatch().
+ * Two copies of each, chosen at boot (pti=0 / pti=1: idt.c, irq.c), so
+ * neither tests a flag.
+ * In:  the CPU's frame (with the error code when errcode=1); IF = 0.  From
+ *      user mode on TSS.RSP0 = the task stack top (the frame page, mapped in
+ *      the user page tables under PTI), user GS (and CR3).
+ * Out: from kernel mode: trap_kernel (entry.S), the generic path.  From
+ *      user mode: the frame saved in place, kernel GS and CR3, then
+ *      handler(RDI = the frame) (under PTI on the C stack below the frame
+ *      page), then exit_to_user / exit_to_user_pti: jumped to, or with
+ *      tail=0 fallen into (the caller places the exit right after it).
+ * Clobbers: nothing of the user's (all of it is in the frame).
+ */
+.macro USER_FAST_ENTRY name, vec, handler, pti, errcode, tail=1
+	.p2align 4
+	.globl	\name
+\name:
+	.if \errcode == 0
+	pushq	$0
+	.endif
+	pushq	$\vec
+	testb	$3, HW_CS(%rsp)
+	jz	trap_kernel
+	swapgs
+	SAVE_REGS
+	movq	%rsp, %rdi
+	.if \pti
+	SWITCH_TO_KERNEL_CR3 scratch_reg=%rax
+	BELOW_FRAME_PAGE
+	call	\handler
+	.if \tail
+	jmp	exit_to_user_pti
+	.endif
+	.else
+	call	\handler
+	.if \tail
+	jmp	exit_to_user
+	.endif
+	.endif
 .endm
 
 #endif

@@ -90,7 +90,13 @@
 	PUSH_AT	%r15, TF_R15
 	incq	%gs:PERCPU_NR_SYSCALLS
 	movq	%rsp, %rdi
+	.if \pti
+	BELOW_FRAME_PAGE	/* the frame page is user-mapped: C runs below it (frame_page.h) */
+	.endif
 	call	syscall_dispatch
+	.if \pti
+	BACK_TO_FRAME
+	.endif
 	testl	%eax, %eax
 	jz	return_to_user_iret
 	.globl \sysret
