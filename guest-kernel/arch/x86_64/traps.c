@@ -25,7 +25,7 @@ static void nmi(struct trap_frame *tf)
 static void (*const trap_handlers[NR_EXCEPTIONS])(struct trap_frame *) = {
 	[1] = debug_trap,
 	[2] = nmi,
-	[14] = page_fault,
+	[14] = page_fault_kernel, /* from user mode: page_fault_entry, entry.S */
 };
 
 void trap_dispatch(struct trap_frame *tf)

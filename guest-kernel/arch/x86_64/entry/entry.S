@@ -24,9 +24,11 @@
  *     continues in trap_common (trap_dispatch()), or, for the IST vectors
  *     (#DB, NMI, #DF, #MC), in paranoid_entry;
  *   from kernel mode everything goes through trap_kernel.
- * The exits: exit_to_user and exit_to_user_pti (chosen by the entry copy)
- * test current->work, then one combined test of the boot-time variants
- * (percpu.entry_flags, entry_config.c), then IRET:
+ * The exits: exit_fast and exit_fast_pti after the fast entries (which save
+ * only the caller-saved registers: the C handler keeps the others), and
+ * exit_to_user and exit_to_user_pti after the others (chosen by the entry
+ * copy), test current->work, then one combined test of the boot-time
+ * variants (percpu.entry_flags, entry_config.c), then IRET:
  *   EF_PTI               CR3 switched on every entry and exit;
  *   EF_SYSRET            exits after exceptions and interrupts try SYSRET
  *                        through the vDSO trampoline (exit_sysret.S);
@@ -108,6 +110,38 @@ trap_common:
 	USER_FAST_ENTRY page_fault_entry, 14, page_fault, pti=0, errcode=1, tail=0
 
 /*
+ * exit_fast: the return to user mode of the fast entries without PTI
+ * (USER_FAST_ENTRY: #PF, the interrupts).
+ * In:  RSP -> the user frame at the task stack top, its caller-saved slots
+ *      written, RBX, RBP, R12-R15 still the user's in the registers (the C
+ *      handler preserved them) and not in the frame; kernel GS and CR3;
+ *      IF = 0.
+ * Out: with current->work 0 and no exit variant (one test each): the
+ *      caller-saved registers from the frame, IRET.  Otherwise the frame is
+ *      completed (SAVE_REGS_CALLEE) and exit_to_user takes over.
+ */
+	.globl exit_fast
+exit_fast:
+	movq	%gs:PERCPU_CURRENT, %rax
+	cmpl	$0, TASK_WORK(%rax)
+	jne	.Lfast_complete
+	testb	$(EF_SYSRET | EF_IRET_TRAMPOLINE), %gs:PERCPU_ENTRY_FLAGS
+	jnz	.Lfast_variant
+	swapgs
+	addq	$TF_R11, %rsp
+	POP_REGS caller_only=1
+	addq	$(TF_RIP - TF_VECTOR), %rsp
+.Liret_fast:
+	iretq
+
+.Lfast_complete:
+	SAVE_REGS_CALLEE 0
+	jmp	exit_to_user
+.Lfast_variant:
+	SAVE_REGS_CALLEE 0
+	jmp	.Lexit_variant
+
+/*
  * exit_to_user: the return to user mode of every exception and interrupt
  * entered without PTI.
  * In:  RSP -> struct trap_frame of a user context (CS.RPL = 3) at the task
@@ -145,6 +179,36 @@ exit_to_user:
 	jmp	return_to_user_iret
 
 	USER_FAST_ENTRY page_fault_entry_pti, 14, page_fault, pti=1, errcode=1, tail=0
+
+/*
+ * exit_fast_pti: as exit_fast, for the fast entries under PTI.
+ * In:  as exit_fast, but RSP = the C stack's top below the frame page.
+ * Out: as exit_fast (the completed frame goes to exit_to_user_pti); the
+ *      IRET switches to the user CR3 after the pops (RDI its scratch,
+ *      popped last) and runs on the frame page.
+ */
+	.globl exit_fast_pti
+exit_fast_pti:
+	movq	%gs:PERCPU_CURRENT, %rax
+	cmpl	$0, TASK_WORK(%rax)
+	jne	.Lfast_complete_pti
+	testb	$(EF_SYSRET | EF_IRET_TRAMPOLINE), %gs:PERCPU_ENTRY_FLAGS
+	jnz	.Lfast_variant_pti
+	leaq	(FRAME_PAGE_GAP + TF_R11)(%rsp), %rsp
+	POP_REGS keep_rdi=1, caller_only=1
+	SWITCH_TO_USER_CR3 scratch_reg=%rdi
+	popq	%rdi
+	swapgs
+	addq	$(TF_RIP - TF_VECTOR), %rsp
+.Liret_fast_pti:
+	iretq
+
+.Lfast_complete_pti:
+	SAVE_REGS_CALLEE FRAME_PAGE_GAP
+	jmp	exit_to_user_pti
+.Lfast_variant_pti:
+	SAVE_REGS_CALLEE FRAME_PAGE_GAP
+	jmp	.Lexit_variant_pti
 
 /*
  * exit_to_user_pti: as exit_to_user, for the entries under PTI.
@@ -203,12 +267,12 @@ exit_to_user_pti:
  *     RCX == RIP < TASK_SIZE_MAX, and exit_sysret (exit_sysret.S, after
  *     exceptions and interrupts) only with RIP < TASK_SIZE_MAX (RCX is then
  *     the vDSO trampoline's address);
- *   - every other return IRETs: exit_to_user's and exit_to_user_pti's own
- *     IRETs (the default) or return_to_user_iret's (the SYSCALL path's
+ *   - every other return IRETs: exit_fast's, exit_fast_pti's,
+ *     exit_to_user's and exit_to_user_pti's own IRETs (the default) or return_to_user_iret's (the SYSCALL path's
  *     fallback, the first entry of a process, the IRET trampoline).  IRET
  *     refuses a non-canonical RIP (and a CS or SS it cannot load) with a
  *     fault at the IRET itself, in ring 0 but with the user's registers, GS
- *     and, after a PTI switch, CR3: trap_kernel below recognises the three
+ *     and, after a PTI switch, CR3: trap_kernel below recognises the five
  *     IRET instructions and bad_iret.c turns the fault into the user's
  *     (SIGSEGV, SIGBUS).
  *
@@ -250,7 +314,7 @@ return_to_user_iret:
  * One kind is not the kernel's own: an IRET above refused the user frame
  * (#GP, #NP, #SS: a selector it cannot load, a non-canonical RIP; bad_iret.c).
  * In:  RSP -> vector, error code, hardware frame (CS.RPL = 0) on the stack
- *      the fault interrupted.  At the three IRETs every register, GS and,
+ *      the fault interrupted.  At the five IRETs every register, GS and,
  *      after a PTI switch, CR3 are already the user's.
  * Out: any other fault: a frame on the kernel stack, trap_dispatch(), back
  *      through restore_regs_and_iret.  A refused IRET: kernel GS, the
@@ -267,6 +331,10 @@ trap_kernel:
 	cmpq	$.Liret_pti, HW_RIP(%rsp)
 	je	.Lbad_iret
 	cmpq	$.Liret_tramp, HW_RIP(%rsp)
+	je	.Lbad_iret
+	cmpq	$.Liret_fast, HW_RIP(%rsp)
+	je	.Lbad_iret
+	cmpq	$.Liret_fast_pti, HW_RIP(%rsp)
 	je	.Lbad_iret
 	SAVE_REGS
 	movq	%rsp, %rdi
