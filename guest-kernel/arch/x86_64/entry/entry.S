@@ -117,8 +117,10 @@ trap_common:
  *      handler preserved them) and not in the frame; kernel GS and CR3;
  *      IF = 0.
  * Out: with current->work 0 and no exit variant (one test each): the
- *      caller-saved registers from the frame, IRET.  Otherwise the frame is
- *      completed (SAVE_REGS_CALLEE) and exit_to_user takes over.
+ *      caller-saved registers from the frame, IRET.  With work the frame is
+ *      completed (SAVE_REGS_CALLEE) and exit_to_user takes over; with a
+ *      variant exit_sysret_fast (exit_sysret.S; it completes the frame
+ *      itself when it falls back to return_to_user_iret).
  */
 	.globl exit_fast
 exit_fast:
@@ -126,7 +128,7 @@ exit_fast:
 	cmpl	$0, TASK_WORK(%rax)
 	jne	.Lfast_complete
 	testb	$(EF_SYSRET | EF_IRET_TRAMPOLINE), %gs:PERCPU_ENTRY_FLAGS
-	jnz	.Lfast_variant
+	jnz	exit_sysret_fast
 	swapgs
 	addq	$TF_R11, %rsp
 	POP_REGS caller_only=1
@@ -137,9 +139,6 @@ exit_fast:
 .Lfast_complete:
 	SAVE_REGS_CALLEE 0
 	jmp	exit_to_user
-.Lfast_variant:
-	SAVE_REGS_CALLEE 0
-	jmp	.Lexit_variant
 
 /*
  * exit_to_user: the return to user mode of every exception and interrupt
@@ -148,8 +147,8 @@ exit_fast:
  *      stack top; kernel GS and CR3; IF = 0.
  * Out: the frame's registers in user mode; first exit_to_user_work() when
  *      current->work is not 0 (one test); then with no variant (one
- *      combined test) IRET right here, else .Lexit_variant: SYSRET when
- *      EF_SYSRET is on and exit_sysret made the frame SYSRET-able, else
+ *      combined test) IRET right here, else exit_sysret (exit_sysret.S):
+ *      SYSRET when EF_SYSRET is on and the frame qualifies, else
  *      return_to_user_iret.  Every register is scratch: all are in the frame.
  */
 	.globl exit_to_user
@@ -159,7 +158,7 @@ exit_to_user:
 	jne	.Lexit_work
 .Lexit_ready:
 	testb	$(EF_SYSRET | EF_IRET_TRAMPOLINE), %gs:PERCPU_ENTRY_FLAGS
-	jnz	.Lexit_variant
+	jnz	exit_sysret
 .Liret_plain:
 	swapgs
 	POP_REGS
@@ -172,11 +171,6 @@ exit_to_user:
 	movq	%rsp, %rdi
 	call	exit_to_user_work
 	jmp	.Lexit_ready
-
-.Lexit_variant:
-	testb	$EF_SYSRET, %gs:PERCPU_ENTRY_FLAGS
-	jnz	exit_sysret
-	jmp	return_to_user_iret
 
 	USER_FAST_ENTRY page_fault_entry_pti, 14, page_fault, pti=1, errcode=1, tail=0
 
@@ -193,7 +187,7 @@ exit_fast_pti:
 	cmpl	$0, TASK_WORK(%rax)
 	jne	.Lfast_complete_pti
 	testb	$(EF_SYSRET | EF_IRET_TRAMPOLINE), %gs:PERCPU_ENTRY_FLAGS
-	jnz	.Lfast_variant_pti
+	jnz	exit_sysret_fast_pti
 	leaq	(FRAME_PAGE_GAP + TF_R11)(%rsp), %rsp
 	POP_REGS keep_rdi=1, caller_only=1
 	SWITCH_TO_USER_CR3 scratch_reg=%rdi
@@ -206,9 +200,6 @@ exit_fast_pti:
 .Lfast_complete_pti:
 	SAVE_REGS_CALLEE FRAME_PAGE_GAP
 	jmp	exit_to_user_pti
-.Lfast_variant_pti:
-	SAVE_REGS_CALLEE FRAME_PAGE_GAP
-	jmp	.Lexit_variant_pti
 
 /*
  * exit_to_user_pti: as exit_to_user, for the entries under PTI.
@@ -225,7 +216,7 @@ exit_to_user_pti:
 	jne	.Lexit_work_pti
 .Lexit_ready_pti:
 	testb	$(EF_SYSRET | EF_IRET_TRAMPOLINE), %gs:PERCPU_ENTRY_FLAGS
-	jnz	.Lexit_variant_pti
+	jnz	exit_sysret_pti
 	BACK_TO_FRAME
 .Liret_pti_frame:
 	POP_REGS keep_rdi=1
@@ -240,12 +231,6 @@ exit_to_user_pti:
 	leaq	FRAME_PAGE_GAP(%rsp), %rdi
 	call	exit_to_user_work
 	jmp	.Lexit_ready_pti
-
-.Lexit_variant_pti:
-	testb	$EF_SYSRET, %gs:PERCPU_ENTRY_FLAGS
-	jnz	exit_sysret_pti
-	BACK_TO_FRAME
-	jmp	return_to_user_iret
 
 /*
  * User RIPs and the two ways back.

@@ -38,6 +38,7 @@ void entry_init(const struct el_cmdline *cl)
 		}
 	}
 	cpu0.entry_flags = flags;
+	exit_sysret_set_mm(0);
 	/* The interrupt gates chose by pti.on themselves (irq_init()). */
 	idt_set_pti(pti.on);
 	ready = true;

@@ -1,7 +1,8 @@
 /*
  * SYSRET after exceptions and interrupts (entry.ret=sysret): the exit
- * variant exit_to_user and exit_to_user_pti (entry.S) take when EF_SYSRET
- * is on.  The set-up, the boot-time patches and the statistics are in
+ * variant exit_fast, exit_to_user and their PTI copies (entry.S) take when
+ * EF_SYSRET is on, with its own SYSRET (the frame may lack the callee-saved
+ * registers, which the SYSCALL path's sysret_to_user would pop).  The set-up, the boot-time patches and the statistics are in
  * exit_sysret.c; what goes on the user stack: vdso/vsysret.h.
  *
  * A frame qualifies when SYSRET plus the vDSO trampoline (vdso/vsysret.h)
@@ -45,7 +46,8 @@
  * CLAC around the user stores (SMAP), the SS reload (AMD, Hygon).  The
  * trampoline's address comes from per-CPU data: percpu.vdso_base (-> the
  * current mm's vdso_base, kept by thread.c: so munmap and mremap of the vDSO
- * need no hook) plus the trampoline's offset in the image.  Statistics: one
+ * need no hook; -> 0 without EF_SYSRET, so this is also the variant test)
+ * plus the trampoline's offset in the image.  Statistics: one
  * increment for a SYSRET taken, one per fallback by reason.
  */
 #include "arch/x86_64/entry/calling.h"
@@ -78,20 +80,28 @@
 .endm
 
 /*
- * EXIT_SYSRET name, off, sysret
- * name:  exit_sysret (off = 0: RSP -> the frame) or exit_sysret_pti
- *        (off = FRAME_PAGE_GAP: RSP is the C stack's top below the frame
- *        page, so that a fault of the user stores runs its handler there).
- * In:    a user frame at off(%rsp) whose current->work is done; kernel GS
- *        and CR3; IF = 0.  Every register is scratch (all are in the frame).
- * Out:   SYSRET-able (user stack written, frame RCX = the trampoline,
- *        R11 = RFLAGS, RSP lowered): jumps to `sysret` (entry_syscall.S)
- *        with RSP -> the frame; else return_to_user_iret with RSP -> the
- *        frame, the frame unchanged.
+ * EXIT_SYSRET name, off, partial, pti
+ * name:  exit_sysret, exit_sysret_pti: after a complete frame (exit_to_user,
+ *        exit_to_user_pti); exit_sysret_fast, exit_sysret_fast_pti: after a
+ *        fast entry (exit_fast, exit_fast_pti), whose frame has only the
+ *        caller-saved registers, RBX, RBP, R12-R15 being the user's in the
+ *        registers still (partial=1: none of them is touched here).
+ *        off: 0, RSP -> the frame; FRAME_PAGE_GAP (the PTI copies), RSP is
+ *        the C stack's top below the frame page, so that a fault of the
+ *        user stores runs its handler there.
+ * In:    the user frame at off(%rsp), current->work done; kernel GS and
+ *        CR3; IF = 0.  The caller-saved registers are scratch.
+ * Out:   SYSRET-able: the user stack written, then SYSRET right here with
+ *        RCX = the trampoline, R11 = the frame's RFLAGS, RSP = the lowered
+ *        user RSP, every other register from the frame (or, partial, from
+ *        itself); with pti the user CR3 (RDI the scratch, loaded last).
+ *        Else, the frame unchanged (and completed when partial):
+ *        return_to_user_iret with RSP -> the frame.  Reached too when only
+ *        entry.irq_return=trampoline is on: percpu.vdso_base -> 0 then.
  * Registers: RCX trampoline, R11 RFLAGS, R8 TASK_SIZE_MAX, R9 RIP,
  *        RDX the new user RSP, RAX and RDI the user's RCX and R11.
  */
-.macro EXIT_SYSRET name, off, sysret
+.macro EXIT_SYSRET name, off, partial, pti
 	.p2align 4
 	.globl	\name
 \name:
@@ -130,17 +140,34 @@
 	XS_USER_STORE %r9, 16, %rdx, .Lxs_fault\@
 1:	clac
 2:	XS_PATCH_SITE XS_PATCH_SMAP
-	movq	%rcx, (TF_RCX + \off)(%rsp)
-	movq	%r11, (TF_R11 + \off)(%rsp)
 	movq	%rdx, (TF_RSP + \off)(%rsp)
 	incq	(exit_sysret_count + 8 * XS_TAKEN)(%rip)
 1:	movl	$KERNEL_DS, %eax
 	movl	%eax, %ss
 2:	XS_PATCH_SITE XS_PATCH_RELOAD_SS
-	.if \off
-	leaq	\off(%rsp), %rsp
+	/* SYSRET: RCX and R11 are set; the rest from the frame, RSP last. */
+	.if \partial == 0
+	movq	(TF_R15 + \off)(%rsp), %r15
+	movq	(TF_R14 + \off)(%rsp), %r14
+	movq	(TF_R13 + \off)(%rsp), %r13
+	movq	(TF_R12 + \off)(%rsp), %r12
+	movq	(TF_RBP + \off)(%rsp), %rbp
+	movq	(TF_RBX + \off)(%rsp), %rbx
 	.endif
-	jmp	\sysret
+	movq	(TF_R10 + \off)(%rsp), %r10
+	movq	(TF_R9 + \off)(%rsp), %r9
+	movq	(TF_R8 + \off)(%rsp), %r8
+	movq	(TF_RAX + \off)(%rsp), %rax
+	movq	(TF_RDX + \off)(%rsp), %rdx
+	movq	(TF_RSI + \off)(%rsp), %rsi
+	.if \pti
+	/* The frame page stays mapped after the switch: the last two loads work. */
+	SWITCH_TO_USER_CR3 scratch_reg=%rdi
+	.endif
+	movq	(TF_RDI + \off)(%rsp), %rdi
+	movq	(TF_RSP + \off)(%rsp), %rsp
+	swapgs
+	sysretq
 
 .Lxs_fault\@:
 1:	clac
@@ -164,6 +191,9 @@
 .Lxs_refuse\@:
 	leaq	exit_sysret_count(%rip), %rcx
 	incq	(%rcx, %rax, 8)
+	.if \partial
+	SAVE_REGS_CALLEE \off
+	.endif
 	.if \off
 	leaq	\off(%rsp), %rsp
 	.endif
@@ -176,8 +206,10 @@
 exit_sysret_patches:
 
 	.section .entry.text, "ax"
-	EXIT_SYSRET exit_sysret, 0, sysret_to_user
-	EXIT_SYSRET exit_sysret_pti, FRAME_PAGE_GAP, sysret_to_user_pti
+	EXIT_SYSRET exit_sysret, off=0, partial=0, pti=0
+	EXIT_SYSRET exit_sysret_pti, off=FRAME_PAGE_GAP, partial=0, pti=1
+	EXIT_SYSRET exit_sysret_fast, off=0, partial=1, pti=0
+	EXIT_SYSRET exit_sysret_fast_pti, off=FRAME_PAGE_GAP, partial=1, pti=1
 
 	.section .rodata.exit_sysret_patches, "a"
 	.globl exit_sysret_patches_end

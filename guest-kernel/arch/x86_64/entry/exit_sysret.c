@@ -10,7 +10,8 @@
  *     mapping is read-only), before any user mode runs;
  *   - percpu.vdso_base: the address of the current mm's vdso_base, so exec,
  *     munmap and mremap of the vDSO are seen without hooks of their own;
- *     -> a zero without an mm;
+ *     -> a zero without an mm or without EF_SYSRET (exit_sysret.S is then
+ *     reached only for entry.irq_return=trampoline, and falls back);
  *   - the statistics line.
  */
 #include "arch/x86_64/cpu.h"
@@ -91,14 +92,12 @@ bool exit_sysret_init(void)
 			patch_out(p);
 	/* The stores went through the direct map: serialize before the text runs. */
 	(void)cpuid(0, 0);
-	if (!cpu0.vdso_base)
-		cpu0.vdso_base = &no_vdso;
 	return exit_sysret_tramp_offset != 0;
 }
 
 void exit_sysret_set_mm(struct mm *mm)
 {
-	cpu0.vdso_base = mm ? &mm->vdso_base : &no_vdso;
+	cpu0.vdso_base = mm && exit_sysret_tramp_offset ? &mm->vdso_base : &no_vdso;
 }
 
 void exit_sysret_print_stats(void)

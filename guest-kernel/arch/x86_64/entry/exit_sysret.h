@@ -39,7 +39,8 @@ bool exit_sysret_init(void);
 
 /*
  * The address space whose vDSO exit_sysret.S uses from now on (percpu.vdso_base
- * := &mm->vdso_base; NULL: none): at every task switch and exec (thread.c).
+ * := &mm->vdso_base, or -> 0 for NULL or without a trampoline): at boot
+ * (entry_init()), every task switch and exec (thread.c).
  */
 void exit_sysret_set_mm(struct mm *mm);
 
