@@ -18,6 +18,7 @@
 #include "arch/x86_64/desc.h"
 #include "arch/x86_64/io.h"
 #include "crash.h"
+#include "lib/console.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
 #include "mm/layout.h"
@@ -124,6 +125,7 @@ void crash_run(enum el_test_crash how)
 	if (how == EL_CRASH_NONE || how >= ARRAY_SIZE(crashes) || !crashes[how].fn)
 		return;
 	kprintf("test.crash: %s\n", crashes[how].name);
+	console_flush(); /* most of these end the VM without an exit */
 	crashes[how].fn();
 	/* The VMM should have stopped the guest (QEMU ignores unknown ports). */
 	panic("test.crash: %s returned", crashes[how].name);

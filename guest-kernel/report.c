@@ -8,6 +8,7 @@
 #include "arch/x86_64/msr.h"
 #include "config.h"
 #include "cpu_setup.h"
+#include "lib/console.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
 #include "lib/string.h"
@@ -103,6 +104,7 @@ static void send(const struct el_report *r)
 
 	if (pa + sizeof(*r) > 0x100000000ull)
 		panic("report at physical 0x%lx is above 4 GiB", pa);
+	console_flush(); /* a report the VMM refuses stops the run: the console is out by then */
 	outl(EL_PORT_HCALL + EL_HC_REPORT, (uint32_t)pa);
 }
 

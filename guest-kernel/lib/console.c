@@ -1,7 +1,12 @@
 /*
- * COM1 output.  Only the transmit register and the line status register
- * are touched: the entrylab VMM emulates exactly these two (LSR reads 0x60),
- * QEMU's 16550 needs nothing else to transmit.
+ * The console.  Under entrylab's VMM it gathers in hostio's buffer and
+ * leaves in one EL_HC_WRITE (one VM exit) per buffer: when it is full, and
+ * at console_flush(), which the kernel calls before anything the host orders
+ * with the console (a report, the program's output, the exit), on panic and
+ * before it halts to wait.  Without the VMM it is COM1: only the transmit
+ * register and the line status register are touched (the entrylab VMM
+ * emulates exactly these two, LSR reads 0x60; QEMU's 16550 needs nothing
+ * else to transmit), each write at once.
  */
 #include "arch/x86_64/cpu_nofault.h"
 #include "arch/x86_64/io.h"
@@ -40,7 +45,13 @@ void com1_write(const char *s, size_t len)
 void console_write(const char *s, size_t len)
 {
 	if (hostio_present)
-		hostio_write(EL_WRITE_CONSOLE, s, len);
+		hostio_console(s, len);
 	else
 		com1_write(s, len);
+}
+
+void console_flush(void)
+{
+	if (hostio_present)
+		hostio_flush();
 }

@@ -13,7 +13,17 @@ extern bool hostio_present;
 
 /* First thing at boot: asks whether hypercalls reach an entrylab VMM. */
 void hostio_init(void);
-/* Writes len bytes of kernel memory as fd EL_WRITE_CONSOLE, 1 or 2. */
+/*
+ * Writes len bytes of kernel memory as fd EL_WRITE_CONSOLE, 1 or 2, after
+ * flushing the console buffer (console.h).
+ */
 void hostio_write(unsigned fd, const char *buf, size_t len);
+/*
+ * The console stream (console.c, with hostio_present): appended to the
+ * buffer, sent when it is full (EL_WRITE_MAX) and at hostio_flush().
+ */
+void hostio_console(const char *s, size_t len);
+/* Sends the console bytes waiting, if any (one EL_HC_WRITE). */
+void hostio_flush(void);
 
 #endif

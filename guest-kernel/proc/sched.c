@@ -11,6 +11,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/switch.h"
+#include "lib/console.h"
 #include "lib/panic.h"
 #include "proc/process.h"
 #include "proc/sched.h"
@@ -87,6 +88,7 @@ static struct task *idle(const struct task *prev)
 			panic("scheduler: no task can run and none sleeps with a deadline "
 			      "(every task waits for another): deadlock");
 		timer_arm_deadline(deadline);
+		console_flush(); /* the wait may be long */
 		__asm__ __volatile__("sti\n\thlt\n\tcli" ::: "memory");
 	}
 }

@@ -10,24 +10,13 @@
 #include "sys/errno.h"
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
+#include "sys/uaccess_u64.h"
 
-static bool smap_on;
+bool uaccess_smap;
 
 void uaccess_init(void)
 {
-	smap_on = (read_cr4() & CR4_SMAP) != 0;
-}
-
-static inline void user_open(void)
-{
-	if (smap_on)
-		__asm__ __volatile__("stac" ::: "memory");
-}
-
-static inline void user_close(void)
-{
-	if (smap_on)
-		__asm__ __volatile__("clac" ::: "memory");
+	uaccess_smap = (read_cr4() & CR4_SMAP) != 0;
 }
 
 /*

@@ -6,24 +6,10 @@
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
+#include "sys/uaccess_range.h"
 #include "time/time.h"
 #include "time/time_priv.h"
-
-/* Linux's user structs (x86-64). */
-struct user_timespec {
-	int64_t tv_sec;
-	int64_t tv_nsec;
-};
-
-struct user_timeval {
-	int64_t tv_sec;
-	int64_t tv_usec;
-};
-
-struct user_timezone {
-	int32_t tz_minuteswest;
-	int32_t tz_dsttime;
-};
+#include "time/user_time.h"
 
 static long put_timespec(uint64_t uaddr, const struct vclock_ts *t)
 {
@@ -54,39 +40,28 @@ SYSCALL(clock_getres)
 	return put_timespec(a1, &r);
 }
 
-/* gettimeofday(struct timeval *tv, struct timezone *tz): either may be NULL. */
+/*
+ * gettimeofday(struct timeval *tv, struct timezone *tz): either may be NULL.
+ * As Linux, tv is written before tz is looked at: a bad tz still leaves tv
+ * written.
+ */
 SYSCALL(gettimeofday)
 {
+	bool tz_ok = !a1 || user_range_ok(a1, sizeof(struct user_timezone));
+	long ret;
+
 	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0) {
-		struct vclock_ts t;
-		struct user_timeval tv;
-
-		time_clock_get(EL_CLOCK_REALTIME, &t);
-		tv = (struct user_timeval){(int64_t)t.sec, (int64_t)(t.nsec / 1000)};
-		if (copy_to_user(a0, &tv, sizeof(tv)))
-			return -EFAULT;
-	}
-	if (a1) {
-		const struct vvar_data *vd = vvar_kernel();
-		struct user_timezone tz = {vd->tz_minuteswest, vd->tz_dsttime};
-
-		if (copy_to_user(a1, &tz, sizeof(tz)))
-			return -EFAULT;
-	}
-	return 0;
+	if (a0 && !user_range_ok(a0, sizeof(struct user_timeval)))
+		return -EFAULT;
+	ret = time_gettimeofday_checked(a0, tz_ok ? a1 : 0);
+	return tz_ok ? ret : -EFAULT;
 }
 
 /* time(time_t *tloc): the seconds, also stored when tloc is not NULL. */
 SYSCALL(time)
 {
-	struct vclock_ts t;
-	int64_t sec;
-
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	time_clock_get(EL_CLOCK_REALTIME, &t);
-	sec = (int64_t)t.sec;
-	if (a0 && copy_to_user(a0, &sec, sizeof(sec)))
+	if (a0 && !user_range_ok(a0, sizeof(int64_t)))
 		return -EFAULT;
-	return sec;
+	return time_time_checked(a0);
 }

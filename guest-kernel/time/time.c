@@ -15,9 +15,11 @@
 #include "config.h"
 #include "lib/kprintf.h"
 #include "sys/errno.h"
+#include "sys/uaccess_u64.h"
 #include "time/time.h"
 #include "time_math.h"
 #include "time/time_priv.h"
+#include "time/user_time.h"
 
 #define GUESS_KHZ 1000000u /* when nothing tells the TSC rate: durations are wrong */
 
@@ -188,7 +190,8 @@ static bool cputime_clock(int32_t clk)
 	return clk < 0 && ~(clk >> 3) == 0 && (clk & 3) != 3;
 }
 
-int time_clock_get(int32_t clk, struct vclock_ts *ts)
+/* Everything but the fast path of time_clock_get(), out of line so that it stays a leaf. */
+static __attribute__((noinline, cold)) int clock_get_slow(int32_t clk, struct vclock_ts *ts)
 {
 	const struct vvar_data *vd = vvar_kernel();
 	uint64_t ns;
@@ -211,6 +214,74 @@ int time_clock_get(int32_t clk, struct vclock_ts *ts)
 	ns = time_monotonic_ns() - tk.process_start_ns;
 	*ts = (struct vclock_ts){ns / NSEC_PER_SEC, ns % NSEC_PER_SEC};
 	return 0;
+}
+
+int time_clock_get(int32_t clk, struct vclock_ts *ts)
+{
+	/* REALTIME, MONOTONIC from the TSC: the vDSO's fast path. */
+	if (__builtin_expect((uint32_t)clk <= EL_CLOCK_MONOTONIC, 1) &&
+	    vclock_read_fast(vvar_kernel(), (uint32_t)clk, kernel_counter, vclock_delta_branch,
+			     ts))
+		return 0;
+	return clock_get_slow(clk, ts);
+}
+
+/*
+ * The writers of gettimeofday and time (time.h): the fast read and the
+ * stores inline, so that the fast path is a leaf; everything else through
+ * time_clock_get, out of line.
+ */
+static inline bool read_realtime_fast(struct vclock_ts *t)
+{
+	return vclock_read_fast(vvar_kernel(), EL_CLOCK_REALTIME, kernel_counter,
+				vclock_delta_branch, t);
+}
+
+/* nsec < NSEC_PER_SEC fits 32 bits: a 32-bit division by 1000 (one multiply). */
+static inline uint64_t usec(uint64_t nsec)
+{
+	return (uint32_t)nsec / 1000u;
+}
+
+static inline int put_timezone(uint64_t tz)
+{
+	const struct vvar_data *vd = vvar_kernel();
+
+	return put_user_u64_checked(tz, (uint32_t)vd->tz_minuteswest |
+						(uint64_t)(uint32_t)vd->tz_dsttime << 32);
+}
+
+static __attribute__((noinline, cold)) long gettimeofday_slow(uint64_t tv, uint64_t tz)
+{
+	struct vclock_ts t = {0, 0};
+
+	if (tv) {
+		time_clock_get(EL_CLOCK_REALTIME, &t);
+		if (put_user_2u64_checked(tv, t.sec, usec(t.nsec)))
+			return -EFAULT;
+	}
+	return tz && put_timezone(tz) ? -EFAULT : 0;
+}
+
+long time_gettimeofday_checked(uint64_t tv, uint64_t tz)
+{
+	struct vclock_ts t;
+
+	if (__builtin_expect(!tv || !read_realtime_fast(&t), 0))
+		return gettimeofday_slow(tv, tz);
+	if (put_user_2u64_checked(tv, t.sec, usec(t.nsec)))
+		return -EFAULT;
+	return tz && put_timezone(tz) ? -EFAULT : 0;
+}
+
+long time_time_checked(uint64_t tloc)
+{
+	struct vclock_ts t = {0, 0};
+
+	time_clock_get(EL_CLOCK_REALTIME, &t);
+	if (tloc && put_user_u64_checked(tloc, t.sec))
+		return -EFAULT;
+	return (long)t.sec;
 }
 
 int time_clock_getres(int32_t clk, struct vclock_ts *res)

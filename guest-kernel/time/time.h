@@ -29,4 +29,12 @@ void *time_vvar_pages(void);
  */
 void time_process_start(void);
 
+/*
+ * gettimeofday and time for the vsyscall emulation, which has checked the
+ * pointers' ranges already (user_range_ok): tv, tz, tloc each 0 or in user
+ * memory; only a fault is caught.  0 (the seconds for time) or -EFAULT.
+ */
+long time_gettimeofday_checked(uint64_t tv, uint64_t tz);
+long time_time_checked(uint64_t tloc);
+
 #endif

@@ -177,6 +177,34 @@ VCLOCK_INLINE bool vclock_read_hres(const struct vvar_data *vd,
 }
 
 /*
+ * The fast path: clock clk (REALTIME or MONOTONIC: any id with a base) from
+ * the TSC clock source in one pass of the seqcount, straight-line.  False
+ * when that does not give the answer at once: the kernel is rewriting the
+ * page (odd or changed seq), the clock source is not VCLOCK_TSC.  The
+ * caller then takes the general path (vclock_gettime), out of line, which
+ * waits, retries and handles every clock source.
+ */
+VCLOCK_INLINE bool vclock_read_fast(const struct vvar_data *vd, uint32_t clk,
+				    vclock_counter_fn *counter, vclock_delta_fn *delta,
+				    struct vclock_ts *ts)
+{
+	const struct vclock_base *b = &vd->base[clk];
+	uint32_t seq = VCLOCK_READ_ONCE(vd->seq);
+	uint64_t sec, ns;
+
+	vclock_barrier();
+	if (__builtin_expect((seq & 1) | (vd->clock_mode != VCLOCK_TSC), 0))
+		return false;
+	ns = vclock_tsc_scale(delta(counter(), vd->cycle_last), vd->mult) + b->nsec;
+	sec = b->sec;
+	if (__builtin_expect(vclock_read_retry(vd, seq), 0))
+		return false;
+	ts->sec = sec + ns / NSEC_PER_SEC;
+	ts->nsec = ns % NSEC_PER_SEC;
+	return true;
+}
+
+/*
  * What clock_gettime() can answer from the vvar pages: the HRES clocks, and
  * the COARSE ones as the HRES value rounded down to the tick grid.  False:
  * the caller asks the kernel (CPU-time clocks, invalid ids, no clock source).

@@ -15,12 +15,26 @@ static inline __attribute__((always_inline)) int read_clock(uint32_t clk, struct
 	return vclock_gettime(&vvar_data, &vvar_pvclock, clk, vdso_counter, vdso_delta, t);
 }
 
-int __vdso_clock_gettime(int clk, struct vdso_timespec *ts)
+/* REALTIME or MONOTONIC, TSC clock source, no writer: the fast path (vclock_read_fast). */
+static inline __attribute__((always_inline)) int read_fast(uint32_t clk, struct vclock_ts *t)
+{
+	return vclock_read_fast(&vvar_data, clk, vdso_counter, vdso_delta, t);
+}
+
+/*
+ * The slow paths, out of line (and reached by a tail call), so that the
+ * fast paths keep no callee-saved registers: the other clock ids, the
+ * pvclock source, a writer in the seqcount, and the syscall for what the
+ * vvar pages cannot answer.
+ */
+#define VDSO_SLOW __attribute__((noinline, cold))
+
+static VDSO_SLOW int clock_gettime_slow(int clk, struct vdso_timespec *ts)
 {
 	struct vclock_ts t;
 
 	/* A negative id (CPU-time clock of another process) is >= EL_CLOCK_IDS as unsigned. */
-	if (__builtin_expect(read_clock((uint32_t)clk, &t), 1)) {
+	if (read_clock((uint32_t)clk, &t)) {
 		ts->tv_sec = (int64_t)t.sec;
 		ts->tv_nsec = (long)t.nsec;
 		return 0;
@@ -28,7 +42,27 @@ int __vdso_clock_gettime(int clk, struct vdso_timespec *ts)
 	return (int)vdso_syscall(EL_NR_clock_gettime, clk, (long)ts, 0);
 }
 
-int __vdso_gettimeofday(struct vdso_timeval *tv, struct vdso_timezone *tz)
+int __vdso_clock_gettime(int clk, struct vdso_timespec *ts)
+{
+	struct vclock_ts t;
+
+	_Static_assert(EL_CLOCK_REALTIME == 0 && EL_CLOCK_MONOTONIC == 1, "the fast ids are 0, 1");
+	if (__builtin_expect((uint32_t)clk <= EL_CLOCK_MONOTONIC && read_fast((uint32_t)clk, &t),
+			     1)) {
+		ts->tv_sec = (int64_t)t.sec;
+		ts->tv_nsec = (long)t.nsec;
+		return 0;
+	}
+	return clock_gettime_slow(clk, ts);
+}
+
+static void put_timezone(struct vdso_timezone *tz)
+{
+	tz->tz_minuteswest = vvar_data.tz_minuteswest;
+	tz->tz_dsttime = vvar_data.tz_dsttime;
+}
+
+static VDSO_SLOW int gettimeofday_slow(struct vdso_timeval *tv, struct vdso_timezone *tz)
 {
 	struct vclock_ts t;
 
@@ -38,11 +72,33 @@ int __vdso_gettimeofday(struct vdso_timeval *tv, struct vdso_timezone *tz)
 		tv->tv_sec = (int64_t)t.sec;
 		tv->tv_usec = (long)(t.nsec / 1000);
 	}
-	if (tz) {
-		tz->tz_minuteswest = vvar_data.tz_minuteswest;
-		tz->tz_dsttime = vvar_data.tz_dsttime;
-	}
+	if (tz)
+		put_timezone(tz);
 	return 0;
+}
+
+int __vdso_gettimeofday(struct vdso_timeval *tv, struct vdso_timezone *tz)
+{
+	struct vclock_ts t;
+
+	if (__builtin_expect(!tv || !read_fast(EL_CLOCK_REALTIME, &t), 0))
+		return gettimeofday_slow(tv, tz);
+	tv->tv_sec = (int64_t)t.sec;
+	tv->tv_usec = (long)(t.nsec / 1000);
+	if (tz)
+		put_timezone(tz);
+	return 0;
+}
+
+static VDSO_SLOW long time_slow(long *tloc)
+{
+	struct vclock_ts now;
+
+	if (!read_clock(EL_CLOCK_REALTIME, &now))
+		return vdso_syscall(EL_NR_time, (long)tloc, 0, 0);
+	if (tloc)
+		*tloc = (long)now.sec;
+	return (long)now.sec;
 }
 
 /* No tick keeps a "seconds" field current, so time() reads the counter, too. */
@@ -50,8 +106,8 @@ long __vdso_time(long *t)
 {
 	struct vclock_ts now;
 
-	if (!read_clock(EL_CLOCK_REALTIME, &now))
-		return vdso_syscall(EL_NR_time, (long)t, 0, 0);
+	if (__builtin_expect(!read_fast(EL_CLOCK_REALTIME, &now), 0))
+		return time_slow(t);
 	if (t)
 		*t = (long)now.sec;
 	return (long)now.sec;

@@ -26,7 +26,7 @@ extern const char vsyscall_page[], vsyscall_page_end[];
 
 static uint64_t vsyscall_pd[PT_ENTRIES] __page_aligned_bss;
 static uint64_t vsyscall_pt[PT_ENTRIES] __page_aligned_bss;
-static uint8_t vsyscall_mode = EL_VSYSCALL_NONE;
+uint8_t vsyscall_mode = EL_VSYSCALL_NONE;
 
 /* /proc/self/maps permissions per effective mode; NULL: no [vsyscall] line. */
 static const char *const maps_perms[] = {
@@ -94,11 +94,6 @@ uint8_t vsyscall_init(uint8_t requested)
 	}
 	vsyscall_mode = mode;
 	return reported;
-}
-
-uint8_t vsyscall_effective_mode(void)
-{
-	return vsyscall_mode;
 }
 
 bool vsyscall_mapped(void)

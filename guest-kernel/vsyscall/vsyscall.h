@@ -20,8 +20,13 @@
  */
 uint8_t vsyscall_init(uint8_t requested);
 
-/* The mode in effect (never unavailable). */
-uint8_t vsyscall_effective_mode(void);
+/* The mode in effect (never unavailable): vsyscall_init() sets it, the page fault reads it. */
+extern uint8_t vsyscall_mode;
+
+static inline uint8_t vsyscall_effective_mode(void)
+{
+	return vsyscall_mode;
+}
 
 enum vsyscall_verdict {
 	VSYSCALL_NOT_MINE, /* not a user fault on the vsyscall page */
