@@ -11,6 +11,33 @@
  *                 entries outlive the CR3 switches).
  * A global page has the same frame and permissions in both PGDs, so the TLB
  * holds one consistent translation whichever PGD loaded it.
+ *
+ * What the user page tables map of the kernel (the exposure): the entry
+ * text, the entry data (per-CPU area, GDT, TSS, IDT, IST stacks, the IRET
+ * trampoline's entry stack), the vsyscall page, and the frame page of the
+ * current task (arch/x86_64/entry/frame_page.h): the top page of its kernel
+ * stack, whose last 176 bytes are its user trap frame and whose rest is
+ * zero.  Exceptions and interrupts from user mode enter on it (TSS.RSP0 is
+ * the stack top, as without PTI), save the registers in place before the
+ * switch to the kernel CR3, run their C code below it, and return by IRET
+ * from it after the switch back: no copy either way, the CR3 switches are
+ * the whole cost.  The page holds nothing the user did not have: its own
+ * registers (what Linux's entry stack exposes of them, the hardware frame,
+ * is a part of that); no C code runs on it (the entry asm moves RSP below
+ * it first, fork's first switch frame sits below it, task stacks get it
+ * zeroed), so no kernel pointer or datum lands there.
+ *
+ * The mapping follows the context switch (pti_map_frame_page(), from
+ * percpu_set_kernel_stack()): one PTE of the template, in a page table the
+ * user PGDs share (the template's top-level entry for the direct map exists
+ * from pti_init() on, so every user PGD copies it), non-global, supervisor,
+ * NX.  The address is the stack's direct-map (or, for init, image) address,
+ * whose frame never changes, so a stale translation of a previous task's
+ * frame page names that same page: without PCID every exit's CR3 write
+ * drops it; with PCID the old address is flushed as a kernel-half change
+ * (the loaded user PCID by INVPCID or at the next exit, the other address
+ * spaces' slots forgotten), so a freed stack is never reachable from user
+ * page tables either.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/x86.h"
@@ -21,6 +48,9 @@
 #include "mm/paging.h"
 #include "mm/pgtable.h"
 #include "mm/pti.h"
+#include "mm/tlb.h"
+#include "arch/x86_64/entry/frame_page.h"
+#include "arch/x86_64/percpu.h"
 #include "vsyscall/vsyscall.h"
 
 struct pti_config pti;
@@ -122,6 +152,20 @@ static void template_mirror_user_pages(void)
 	}
 }
 
+/*
+ * The template's top-level entries for the direct map, where task stacks
+ * live: made now, before the first user PGD copies the kernel half, so the
+ * frame page's tables below them are shared by every user PGD.
+ */
+static void template_direct_map_slots(void)
+{
+	uint64_t va;
+
+	for (va = DIRECT_MAP_BASE; va < DIRECT_MAP_BASE + kpaging.direct_map_end;
+	     va += 1ull << PML4_SHIFT)
+		template_table(user_template, PT_INDEX(va, PML4_SHIFT));
+}
+
 void pti_init(void)
 {
 	uint64_t pa;
@@ -136,11 +180,48 @@ void pti_init(void)
 	template_map(__entry_text_start, __entry_text_end, 0);
 	template_map(__entry_bss_start, __entry_bss_end, PTE_W | kpaging.nx);
 	template_mirror_user_pages();
+	template_direct_map_slots();
 	kprintf("pti: user page tables map %lu KiB of entry text, %lu KiB of entry data "
 		"(%u table pages); global: %s\n",
 		(uint64_t)(__entry_text_end - __entry_text_start) >> 10,
 		(uint64_t)(__entry_bss_end - __entry_bss_start) >> 10, template_pages,
 		(const char *const[]){"none", "entry", "all"}[pti.global]);
+}
+
+/* The template PTE of the frame page the user page tables map now, and its address. */
+static uint64_t *frame_pte;
+static uint64_t frame_va;
+
+/* The template's leaf entry for va, making the tables below the top level as needed. */
+static uint64_t *template_pte(uint64_t va)
+{
+	uint64_t *t = user_template;
+
+	if (!(t[PT_INDEX(va, PML4_SHIFT)] & PTE_P))
+		panic("pti: %lx is outside the user page tables' shared top-level entries", va);
+	t = template_table(t, PT_INDEX(va, PML4_SHIFT));
+	t = template_table(t, PT_INDEX(va, PDPT_SHIFT));
+	t = template_table(t, PT_INDEX(va, PD_SHIFT));
+	return &t[PT_INDEX(va, PAGE_SHIFT)];
+}
+
+void pti_map_frame_page(uint64_t stack_top)
+{
+	uint64_t va = stack_top - FRAME_PAGE_SIZE, old = frame_va;
+	uint64_t *pte;
+
+	if (!user_template || va == frame_va)
+		return;
+	pte = template_pte(va);
+	if (frame_pte)
+		*frame_pte = 0;
+	*pte = virt_to_phys((const void *)va) | PTE_P | PTE_W | kpaging.nx;
+	frame_pte = pte;
+	frame_va = va;
+	if (old && cpu0.pcid.pcid) {
+		tlb_flush_kernel_page(old);
+		tlb_flush_user_page(old);
+	}
 }
 
 void pti_pgd_init(uint64_t *pgd)
@@ -183,7 +264,7 @@ unsigned pti_allowed_areas(struct pti_area *areas, unsigned max)
 	unsigned n = 0;
 	uint64_t vsyscall_pa = kernel_frame(VSYSCALL_ADDR);
 
-	if (max < 3)
+	if (max < 4)
 		return 0;
 	areas[n++] = (struct pti_area){(uint64_t)__entry_text_start, (uint64_t)__entry_text_end,
 				       image_to_phys(__entry_text_start)};
@@ -192,5 +273,8 @@ unsigned pti_allowed_areas(struct pti_area *areas, unsigned max)
 	if (vsyscall_pa != ~0ull)
 		areas[n++] = (struct pti_area){VSYSCALL_ADDR, VSYSCALL_ADDR + PAGE_SIZE,
 					       vsyscall_pa};
+	if (frame_va)
+		areas[n++] = (struct pti_area){frame_va, frame_va + FRAME_PAGE_SIZE,
+					       virt_to_phys((const void *)frame_va)};
 	return n;
 }

@@ -38,6 +38,13 @@ uint64_t pti_image_global(uint64_t va);
 /* After vdso_init() (the vsyscall page): builds the kernel half of every user PGD. */
 void pti_init(void);
 
+/*
+ * At every task switch (percpu_set_kernel_stack()): the user page tables
+ * map the frame page of the task whose kernel stack ends at stack_top
+ * instead of the previous one's (the exposure: pti.c).  Nothing without PTI.
+ */
+void pti_map_frame_page(uint64_t stack_top);
+
 /* Fills the user PGD of a fresh pair (pgd = the kernel PGD, zeroed user half). */
 void pti_pgd_init(uint64_t *pgd);
 
@@ -47,7 +54,8 @@ void pti_pgd_set(uint64_t *pgd, unsigned idx, uint64_t val);
 /*
  * The kernel areas the user PGD may map (for the self-check); returns how
  * many.  The first two, entry text and entry data, must be mapped whole;
- * the third, the vsyscall page, is there when the kernel maps it.
+ * then the vsyscall page when the kernel maps it, and the current task's
+ * frame page once a task ran (max: at least 4).
  */
 unsigned pti_allowed_areas(struct pti_area *areas, unsigned max);
 

@@ -122,7 +122,10 @@ void task_first_run(struct task *t)
 void task_stack_init_fork(struct task *t)
 {
 	/* switch_stacks pops its frame (switch.h), then returns to ret_from_fork. */
-	uint64_t *sp = (uint64_t *)task_user_frame(t);
+	uint64_t *sp = (uint64_t *)task_c_stack_top(t);
+
+	/* The frame page: the user frame (clone filled it) above zeroes only (frame_page.h). */
+	memset(sp, 0, FRAME_PAGE_GAP);
 
 	*--sp = (uint64_t)ret_from_fork;
 	sp -= SWITCH_FRAME_WORDS;

@@ -23,23 +23,17 @@
 /* Register offsets in the xAPIC page; the x2APIC MSR is 0x800 + offset / 16. */
 #define APIC_VERSION 0x030
 #define APIC_TPR 0x080
-#define APIC_EOI 0x0b0
 #define APIC_SVR 0x0f0
-#define APIC_ICR_LOW 0x300
 #define APIC_LVT_TIMER 0x320
 #define APIC_LVT_LINT0 0x350
 #define APIC_LVT_LINT1 0x360
 #define APIC_LVT_ERROR 0x370
-#define X2APIC_MSR(off) (0x800u + ((off) >> 4))
-#define X2APIC_SELF_IPI 0x83f
 
 #define SVR_ENABLE BIT(8)
 #define LVT_MASKED BIT(16)
-#define ICR_LEVEL_ASSERT BIT(14)
-#define ICR_DEST_SELF BIT(18) /* destination shorthand 01: self */
 
-static enum apic_mode mode;
-static volatile uint32_t *xapic_regs;
+/* Read by the inline EOI and self-IPI (apic.h). */
+struct apic_state apic = {APIC_NONE, 0};
 
 static const char *const mode_names[] = {
 	[APIC_NONE] = "none",
@@ -52,17 +46,17 @@ static const uint32_t masked_lvts[] = {APIC_LVT_TIMER, APIC_LVT_LINT0, APIC_LVT_
 
 static void apic_write(uint32_t off, uint32_t val)
 {
-	if (mode == APIC_X2APIC)
+	if (apic.mode == APIC_X2APIC)
 		wrmsr(X2APIC_MSR(off), val);
 	else
-		xapic_regs[off / 4] = val;
+		apic.xapic_regs[off / 4] = val;
 }
 
 static uint32_t apic_read(uint32_t off)
 {
-	if (mode == APIC_X2APIC)
+	if (apic.mode == APIC_X2APIC)
 		return (uint32_t)rdmsr(X2APIC_MSR(off));
-	return xapic_regs[off / 4];
+	return apic.xapic_regs[off / 4];
 }
 
 /* The xAPIC page of this CPU's APIC base, uncached; false if it cannot be mapped. */
@@ -74,7 +68,7 @@ static bool xapic_map(uint64_t base)
 		kprintf("apic: cannot map the xAPIC page at %lx: no interrupts\n", pa);
 		return false;
 	}
-	xapic_regs = (volatile uint32_t *)va;
+	apic.xapic_regs = (volatile uint32_t *)va;
 	return true;
 }
 
@@ -92,44 +86,29 @@ void apic_init(uint8_t spurious_vector)
 		/* xAPIC -> x2APIC is the one allowed direction: EN first, then EXTD with it. */
 		wrmsr(MSR_APIC_BASE, base & ~APIC_BASE_EXTD);
 		wrmsr(MSR_APIC_BASE, base | APIC_BASE_EXTD);
-		mode = APIC_X2APIC;
+		apic.mode = APIC_X2APIC;
 	} else {
 		wrmsr(MSR_APIC_BASE, base);
 		if (!xapic_map(base))
 			return;
-		mode = APIC_XAPIC;
+		apic.mode = APIC_XAPIC;
 	}
 	for (i = 0; i < ARRAY_SIZE(masked_lvts); i++)
 		apic_write(masked_lvts[i], LVT_MASKED);
 	apic_write(APIC_TPR, 0);
 	apic_write(APIC_SVR, SVR_ENABLE | spurious_vector);
-	kprintf("apic: %s, version 0x%x, spurious vector 0x%x\n", mode_names[mode],
+	kprintf("apic: %s, version 0x%x, spurious vector 0x%x\n", mode_names[apic.mode],
 		apic_read(APIC_VERSION) & 0xff, spurious_vector);
 }
 
 enum apic_mode apic_mode(void)
 {
-	return mode;
+	return apic.mode;
 }
 
 const char *apic_mode_name(void)
 {
-	return mode_names[mode];
-}
-
-void apic_eoi(void)
-{
-	apic_write(APIC_EOI, 0);
-}
-
-void apic_self_ipi(uint8_t vector)
-{
-	if (mode == APIC_X2APIC) {
-		wrmsr(X2APIC_SELF_IPI, vector);
-		return;
-	}
-	/* Shorthand "self": no destination (ICR high).  KVM and QEMU never show the ICR busy. */
-	apic_write(APIC_ICR_LOW, ICR_DEST_SELF | ICR_LEVEL_ASSERT | vector);
+	return mode_names[apic.mode];
 }
 
 /*
@@ -160,7 +139,7 @@ static uint64_t tsc_now(void)
 
 bool apic_timer_init(uint8_t vector)
 {
-	if (mode == APIC_NONE)
+	if (apic.mode == APIC_NONE)
 		return false;
 	timer.vector = vector;
 	timer.deadline_mode = cpu_has(EL_FEAT_TSC_DEADLINE);
@@ -188,7 +167,7 @@ static void timer_measure(uint64_t tsc_khz)
 
 void apic_timer_arm(uint64_t delta_ns, uint64_t tsc_khz)
 {
-	if (mode == APIC_NONE)
+	if (apic.mode == APIC_NONE)
 		return;
 	if (timer.deadline_mode) {
 		apic_write(APIC_LVT_TIMER, LVT_TIMER_TSC_DEADLINE | timer.vector);
@@ -207,7 +186,7 @@ void apic_timer_arm(uint64_t delta_ns, uint64_t tsc_khz)
 
 void apic_timer_stop(void)
 {
-	if (mode == APIC_NONE)
+	if (apic.mode == APIC_NONE)
 		return;
 	if (timer.deadline_mode)
 		wrmsr(MSR_TSC_DEADLINE, 0);

@@ -8,11 +8,15 @@
  * rt_sigreturn, ptrace or a signal handler's address, and only IRET returns
  * to it (SYSRET never sees one: "User RIPs and the two ways back" in
  * entry/entry.S).  The fault is taken in kernel mode, on whatever stack the
- * IRET ran on (the task stack, or the entry stack of the trampoline), with
- * every register already the user's, the user GS base and, under PTI, the
- * user CR3.  entry.S (.Lfrom_kernel, reached from trap_common) recognises
- * the two IRET instructions of return_to_user_iret, restores the kernel GS
- * and CR3, saves the registers and calls bad_iret_frame(); the result is the
+ * IRET ran on (the task stack's frame page, or the entry stack of the
+ * trampoline), with every register already the user's, the user GS base
+ * and, under PTI, the user CR3.  entry.S (trap_kernel, where every entry
+ * from kernel mode goes) recognises the five IRET-to-user instructions
+ * (exit_fast's, exit_fast_pti's, exit_to_user's, exit_to_user_pti's, the
+ * trampoline's), restores the kernel GS, saves the registers where the
+ * fault left RSP (a user-mapped page, so before the CR3 switch), switches
+ * CR3 and calls bad_iret_frame() on the C stack below the frame page; the
+ * result is the
  * user trap frame the fault is then dispatched with, as if the user
  * context had raised it right after the IRET: trap_dispatch() sees a user
  * #GP/#NP/#SS with the error code the IRET produced, which becomes
@@ -34,7 +38,7 @@ _Static_assert(offsetof(struct trap_frame, ss) - offsetof(struct trap_frame, rip
  * kf: the kernel-mode frame of the fault at the IRET.  Its registers are
  * the user's, its RSP the IRET frame the CPU refused.  Returns the user
  * frame at the top of the task stack (where the IRET frame came from on the
- * direct path: kf may overlap it, so everything is read before it is
+ * direct paths: kf may overlap it, so everything is read before it is
  * written).
  */
 struct trap_frame *bad_iret_frame(const struct trap_frame *kf)

@@ -69,6 +69,8 @@ void gdt_load_ldt(const uint64_t *entries, unsigned n);
 
 /* Builds the IDT (all exception vectors) and loads it. */
 void idt_init(void);
+/* The #PF gate: the entry without (idt_init()'s) or with PTI (entry_init()). */
+void idt_set_pti(bool pti);
 /* Installs the gate of an interrupt vector (>= 32) after idt_init() (arch/x86_64/irq.c). */
 void idt_set_interrupt_gate(unsigned vector, uint64_t stub);
 /* Loads an IDT with limit 0: any exception then escalates to a triple fault. */

@@ -1,6 +1,7 @@
 /*
  * The IDT: one interrupt gate per exception vector, pointing at the stubs of
- * entry.S, plus the interrupt vectors irq.c installs (entry_irq.S).  Other
+ * entry.S (#PF at its own entry, without or with PTI: idt_set_pti()), plus
+ * the interrupt vectors irq.c installs (entry_irq.S).  Other
  * vectors from 32 up stay not-present: using one raises #NP, which is
  * reported like any other exception.
  */
@@ -29,6 +30,7 @@ _Static_assert(sizeof(struct idt_gate) == 16, "idt_gate layout");
 
 #define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate (IF cleared) */
 #define GATE_DPL3 0x60
+#define X86_PF_VECTOR 14
 
 /* Page-aligned so that page-table isolation can map it (read-only) alone. */
 static struct idt_gate idt[256] __entry_bss __aligned(4096);
@@ -73,11 +75,18 @@ void idt_init(void)
 		if (gate_special[i].ist)
 			ist_vectors |= 1u << gate_special[i].vector;
 	}
+	idt_set_gate(X86_PF_VECTOR, (uint64_t)page_fault_entry, 0, GATE_INTERRUPT);
 	/* entry.S chose its paranoid entry by IST_VECTORS: the gates must agree. */
 	if (ist_vectors != IST_VECTORS)
 		panic("idt: IST gates 0x%x, but IST_VECTORS (segment.h) 0x%x", ist_vectors,
 		      IST_VECTORS);
 	load_idt(&p);
+}
+
+void idt_set_pti(bool pti)
+{
+	idt_set_gate(X86_PF_VECTOR, (uint64_t)(pti ? page_fault_entry_pti : page_fault_entry), 0,
+		     GATE_INTERRUPT);
 }
 
 /* Interrupt gates are DPL 0: user code cannot fake an interrupt with INT n (#GP). */

@@ -5,15 +5,16 @@
 #include "arch/x86_64/desc.h"
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/percpu.h"
+#include "mm/pti.h"
 
 extern char boot_stack_top[];
 
 struct percpu cpu0 __entry_bss __aligned(64);
 
 /*
- * The entry (trampoline) stack: where the CPU pushes the frame of an entry
- * from user mode under PTI (TSS.RSP0), and the IRET trampoline's stack.
- * A page of its own in the entry data, mapped in the user page tables.
+ * The entry (trampoline) stack: the IRET trampoline's stack
+ * (entry.irq_return=trampoline).  A page of its own in the entry data,
+ * mapped in the user page tables.
  */
 static uint8_t entry_stack[ENTRY_STACK_SIZE] __entry_bss __aligned(4096);
 
@@ -29,5 +30,6 @@ void percpu_init(void)
 void percpu_set_kernel_stack(uint64_t top)
 {
 	cpu0.top_of_stack = top;
-	tss_set_rsp0(cpu0.entry_flags & EF_PTI ? cpu0.entry_stack_top : top);
+	tss_set_rsp0(top);
+	pti_map_frame_page(top);
 }

@@ -21,6 +21,7 @@
 #define PERCPU_ENTRY_STACK_TOP 64
 #define PERCPU_CR3_NOFLUSH 72
 #define PERCPU_CURRENT 80 /* struct task *: the task on the CPU (proc/process.h) */
+#define PERCPU_VDSO_BASE 88 /* uint64_t *: &current mm's vdso_base (exit_sysret.S) */
 #define PERCPU_PCID 128 /* struct pcid_cpu (mm/pcid.h) */
 #define PERCPU_KERNEL_CR3 (PERCPU_PCID + 0)
 #define PERCPU_USER_CR3 (PERCPU_PCID + 8)
@@ -47,10 +48,11 @@ struct percpu {
 	uint64_t nr_page_faults; /* #PF, user and kernel mode */
 	uint64_t nr_interrupts;  /* external interrupts and IPIs */
 	uint64_t entry_flags;    /* EF_* */
-	uint64_t scratch;        /* one register across the PTI exception entry */
-	uint64_t entry_stack_top; /* TSS.RSP0 under PTI; the IRET trampoline's stack */
+	uint64_t scratch;        /* one register across the #DB entry from user mode */
+	uint64_t entry_stack_top; /* the IRET trampoline's stack */
 	uint64_t cr3_noflush;    /* CR3_NOFLUSH with PCID, else 0 (the paranoid exit) */
 	struct task *current;     /* the task on the CPU: `current` */
+	uint64_t *vdso_base;      /* -> the current mm's vdso_base (exit_sysret.c) */
 	struct pcid_cpu pcid __aligned(64); /* CR3 values the entry and exit load */
 };
 _Static_assert(offsetof(struct percpu, self) == PERCPU_SELF, "percpu.self");
@@ -67,6 +69,7 @@ _Static_assert(offsetof(struct percpu, entry_stack_top) == PERCPU_ENTRY_STACK_TO
 	       "percpu.entry_stack_top");
 _Static_assert(offsetof(struct percpu, cr3_noflush) == PERCPU_CR3_NOFLUSH, "percpu.cr3_noflush");
 _Static_assert(offsetof(struct percpu, current) == PERCPU_CURRENT, "percpu.current");
+_Static_assert(offsetof(struct percpu, vdso_base) == PERCPU_VDSO_BASE, "percpu.vdso_base");
 /* The asm tests entry_flags with testb: every EF_* bit is in its low byte. */
 _Static_assert(((EF_PTI | EF_SYSRET | EF_IRET_TRAMPOLINE) & ~0xffull) == 0, "EF_* fit testb");
 _Static_assert(offsetof(struct percpu, pcid) == PERCPU_PCID, "percpu.pcid");
@@ -83,9 +86,10 @@ extern struct percpu cpu0;
 void percpu_init(void);
 
 /*
- * The task stack entries from user mode use: SYSCALL through percpu,
- * exceptions and interrupts through TSS.RSP0 — directly without PTI; under
- * PTI TSS.RSP0 is the entry stack and the entry moves the frame over.
+ * The task stack entries from user mode use (at every task switch): SYSCALL
+ * through percpu, exceptions and interrupts through TSS.RSP0, with and
+ * without PTI; under PTI its frame page (entry/frame_page.h) becomes the one
+ * the user page tables map (pti_map_frame_page()).
  */
 void percpu_set_kernel_stack(uint64_t top);
 #endif

@@ -31,23 +31,29 @@ SYSCALL(el_self_ipi)
 	return 0;
 }
 
+/*
+ * Only kernel code that set IF itself can get here (the kernel runs with
+ * IF=0).  Resending now would interrupt it again at once, so the chain ends
+ * here: the region's interrupt count shows the shortfall.
+ */
+static __attribute__((noinline, cold)) void self_ipi_in_kernel(const struct trap_frame *tf)
+{
+	if (!warned_kernel_hit)
+		kprintf("self-IPI: taken in kernel mode at rip %lx (kernel code ran with "
+			"IF=1); %lu interrupts of the chain dropped\n",
+			tf->rip, chain_left + 1);
+	warned_kernel_hit = true;
+	chain_left = 0;
+}
+
 void self_ipi_interrupt(struct trap_frame *tf)
 {
-	apic_eoi();
 	if (__builtin_expect(!trap_from_user(tf), 0)) {
-		/*
-		 * Only kernel code that set IF itself can get here (the kernel runs
-		 * with IF=0).  Resending now would interrupt it again at once, so the
-		 * chain ends here: the region's interrupt count shows the shortfall.
-		 */
-		if (!warned_kernel_hit)
-			kprintf("self-IPI: taken in kernel mode at rip %lx (kernel code ran with "
-				"IF=1); %lu interrupts of the chain dropped\n",
-				tf->rip, chain_left + 1);
-		warned_kernel_hit = true;
-		chain_left = 0;
+		apic_eoi();
+		self_ipi_in_kernel(tf);
 		return;
 	}
+	apic_eoi();
 	cpu0.nr_interrupts++;
 	if (chain_left) {
 		chain_left--;

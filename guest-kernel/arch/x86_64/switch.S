@@ -2,6 +2,7 @@
  * Kernel stack switch between tasks, and the first return of a new task.
  * Ordinary .text: both run on the kernel CR3 with kernel GS.
  */
+#include "arch/x86_64/entry/frame_page.h"
 #include "arch/x86_64/switch.h"
 
 /* Pushes/pops one callee-saved register of the switch frame, counting them (switch.h). */
@@ -51,15 +52,19 @@ switch_stacks:
 
 /*
  * ret_from_fork: where a new task's first switch_stacks returns.
- * In:  RSP -> its struct trap_frame (the top of its kernel stack: the
- *      parent's user frame, with the child's RAX, RSP and FS base).
- * Out: to user mode through return_to_user_iret, after sched_tail_fork()
- *      (finishes the switch, CLONE_CHILD_SETTID, pending work).
+ * In:  RSP = the top of its C stack, right below the frame page
+ *      (entry/frame_page.h: task_stack_init_fork() put the switch frame
+ *      there), whose end is its struct trap_frame (the parent's user frame,
+ *      with the child's RAX, RSP and FS base).
+ * Out: to user mode through return_to_user_iret (RSP -> the frame), after
+ *      sched_tail_fork() (finishes the switch, CLONE_CHILD_SETTID, pending
+ *      work), which runs below the frame page.
  */
 	.globl ret_from_fork
 ret_from_fork:
-	movq	%rsp, %rdi
+	leaq	FRAME_PAGE_GAP(%rsp), %rdi
 	call	sched_tail_fork
+	leaq	FRAME_PAGE_GAP(%rsp), %rsp
 	jmp	return_to_user_iret
 
 	.section .note.GNU-stack, "", @progbits

@@ -9,6 +9,7 @@
  * put aside: MSR_KERNEL_GS_BASE.
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/entry/exit_sysret.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/ioport.h"
 #include "arch/x86_64/ldt.h"
@@ -99,6 +100,8 @@ void arch_exec_reset(struct task *t)
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
 	tss_io_load(t);
 	fpu_init_state();
+	/* The new address space's vDSO for the SYSRET exit. */
+	exit_sysret_set_mm(t->mm);
 }
 
 void arch_task_switch(struct task *prev, struct task *next)
@@ -109,4 +112,5 @@ void arch_task_switch(struct task *prev, struct task *next)
 	if (prev->arch.fpu)
 		arch_save_user_state(prev);
 	arch_load_user_state(next);
+	exit_sysret_set_mm(next->mm);
 }

@@ -2,9 +2,11 @@
  * C side of exception entry: the dispatcher (the names of the vectors:
  * cpu_fault.c).
  *
- * Page faults go to user_traps.c (demand paging); other user-mode exceptions
- * end the process; kernel exceptions are fatal unless a _safe accessor or a
- * uaccess copy faulted (exception table).
+ * Page faults go to user_traps.c (demand paging; from user mode #PF does not
+ * come here: its entry calls page_fault() itself, as the interrupt stubs
+ * call their handlers); other user-mode exceptions raise their signal;
+ * kernel exceptions are fatal unless a _safe accessor or a uaccess copy
+ * faulted (exception table).
  */
 #include "arch/x86_64/ioport.h"
 #include "arch/x86_64/irq.h"
@@ -25,7 +27,7 @@ static void nmi(struct trap_frame *tf)
 static void (*const trap_handlers[NR_EXCEPTIONS])(struct trap_frame *) = {
 	[1] = debug_trap,
 	[2] = nmi,
-	[14] = page_fault,
+	[14] = page_fault_kernel, /* from user mode: page_fault_entry, entry.S */
 };
 
 void trap_dispatch(struct trap_frame *tf)

@@ -21,8 +21,14 @@ struct trap_frame *bad_iret_frame(const struct trap_frame *kf);
 /* Resumes a faulting _safe accessor: true if tf->rip was in the table. */
 bool extable_fixup(struct trap_frame *tf);
 
-/* user_traps.c: #PF (demand paging, then SIGSEGV or the fixup); true: the process ended. */
+/*
+ * user_traps.c: #PF (demand paging, then SIGSEGV or the fixup): from user
+ * mode (called by page_fault_entry, entry.S) and from kernel mode
+ * (trap_dispatch()).  user_trap_kill: a user exception's signal; true: it
+ * was one.
+ */
 void page_fault(struct trap_frame *tf);
+void page_fault_kernel(struct trap_frame *tf);
 bool user_trap_kill(const struct trap_frame *tf);
 /* debug.c: #DB (DR6 into the frame's error slot for user mode). */
 void debug_trap(struct trap_frame *tf);

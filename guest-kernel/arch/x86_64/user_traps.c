@@ -127,17 +127,15 @@ static void user_segv(const struct trap_frame *tf, uint64_t addr, enum fault_res
 	t->sig.trap.cr2 = addr;
 }
 
-void page_fault(struct trap_frame *tf)
+/*
+ * A #PF demand paging did not resolve: vsyscall emulation, the user's
+ * SIGSEGV (or the end of the process when out of memory), a kernel fixup,
+ * else fatal.  Out of line: page_fault()'s resolved fault is the hot path.
+ */
+static __attribute__((noinline, cold)) void page_fault_unresolved(struct trap_frame *tf,
+								  uint64_t addr,
+								  enum fault_result r)
 {
-	uint64_t addr = read_cr2();
-	enum fault_result r = FAULT_BAD_ADDRESS;
-
-	cpu0.nr_page_faults++;
-	if (current && current->mm && addr < TASK_SIZE_MAX) {
-		r = mm_fault(current->mm, addr, tf->error);
-		if (r == FAULT_HANDLED)
-			return;
-	}
 	/* Calls into the legacy vsyscall page (emulate, xonly) are emulated here. */
 	if (addr >= VSYSCALL_ADDR && vsyscall_fault(tf, addr) == VSYSCALL_EMULATED)
 		return;
@@ -153,4 +151,51 @@ void page_fault(struct trap_frame *tf)
 	if (extable_fixup(tf))
 		return;
 	trap_report_fatal(tf);
+}
+
+/* CR2 as it is (read_cr2() goes through the exception table, which a #PF never needs). */
+static inline uint64_t cr2_now(void)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("mov %%cr2, %0" : "=r"(v));
+	return v;
+}
+
+/*
+ * #PF from user mode, straight from its entry (page_fault_entry, entry.S):
+ * CR2, the counter, demand paging below TASK_SIZE_MAX, then
+ * page_fault_unresolved().  User mode always runs with current and its mm.
+ */
+void page_fault(struct trap_frame *tf)
+{
+	uint64_t addr = cr2_now();
+	enum fault_result r = FAULT_BAD_ADDRESS;
+
+	cpu0.nr_page_faults++;
+	if (__builtin_expect(addr < TASK_SIZE_MAX, 1)) {
+		r = mm_fault(current->mm, addr, tf->error);
+		if (__builtin_expect(r == FAULT_HANDLED, 1))
+			return;
+	}
+	page_fault_unresolved(tf, addr, r);
+}
+
+/*
+ * #PF from kernel mode (trap_dispatch()): the same, where there may be no
+ * task or address space yet (boot) — demand paging for the kernel's
+ * uaccess, else the fixup or the report.
+ */
+void page_fault_kernel(struct trap_frame *tf)
+{
+	uint64_t addr = cr2_now();
+	enum fault_result r = FAULT_BAD_ADDRESS;
+
+	cpu0.nr_page_faults++;
+	if (current && current->mm && addr < TASK_SIZE_MAX) {
+		r = mm_fault(current->mm, addr, tf->error);
+		if (r == FAULT_HANDLED)
+			return;
+	}
+	page_fault_unresolved(tf, addr, r);
 }

@@ -26,9 +26,19 @@
 #error "calling.h is for the entry asm"
 #endif
 
+#include "arch/x86_64/entry/frame_page.h"
 #include "arch/x86_64/entry/trapframe.h"
 #include "arch/x86_64/percpu.h"
 #include "mm/pcid.h"
+
+/* Offsets in the frame the CPU and a stub build, below trap_frame's registers. */
+#define HW_VECTOR 0
+#define HW_ERROR (TF_ERROR - TF_VECTOR)
+#define HW_RIP (TF_RIP - TF_VECTOR)
+#define HW_CS (TF_CS - TF_VECTOR)
+#define HW_RFLAGS (TF_RFLAGS - TF_VECTOR)
+#define HW_RSP (TF_RSP - TF_VECTOR)
+#define HW_SS (TF_SS - TF_VECTOR)
 
 /*
  * SAVE_REGS: RSP -> the vector slot of a trap_frame (the stub pushed vector
@@ -55,6 +65,36 @@
 	cld
 .endm
 
+/*
+ * SAVE_REGS_CALLER: as SAVE_REGS for the caller-saved registers only (RDI,
+ * RSI, RDX, RCX, RAX, R8-R11), the fast entries' (USER_FAST_ENTRY): their C
+ * handler preserves RBX, RBP, R12-R15 by the ABI, so those stay the user's
+ * in the registers, and their slots in the frame are not written.
+ * SAVE_REGS_CALLEE off: completes such a frame at off(%rsp) with them,
+ * before anything that needs the whole frame (exit work, the variants).
+ */
+.macro SAVE_REGS_CALLER
+	subq	$TF_VECTOR, %rsp
+	movq	%rdi, TF_RDI(%rsp)
+	movq	%rsi, TF_RSI(%rsp)
+	movq	%rdx, TF_RDX(%rsp)
+	movq	%rcx, TF_RCX(%rsp)
+	movq	%rax, TF_RAX(%rsp)
+	movq	%r8, TF_R8(%rsp)
+	movq	%r9, TF_R9(%rsp)
+	movq	%r10, TF_R10(%rsp)
+	movq	%r11, TF_R11(%rsp)
+	cld
+.endm
+.macro SAVE_REGS_CALLEE off
+	movq	%rbx, (TF_RBX + \off)(%rsp)
+	movq	%rbp, (TF_RBP + \off)(%rsp)
+	movq	%r12, (TF_R12 + \off)(%rsp)
+	movq	%r13, (TF_R13 + \off)(%rsp)
+	movq	%r14, (TF_R14 + \off)(%rsp)
+	movq	%r15, (TF_R15 + \off)(%rsp)
+.endm
+
 /* Pops reg and checks at assembly time that it comes from offset `off` of the frame. */
 .macro POP_AT reg, off
 	.if .Lpop_slot != \off
@@ -67,9 +107,14 @@
 /*
  * POP_REGS: RSP -> a trap_frame; pops its general registers, leaving RSP at
  * the vector slot (with keep_rdi=1: RDI stays in the frame and RSP points
- * at it).
+ * at it).  With caller_only=1, RSP -> the frame's R11 slot (the callee-saved
+ * slots above, skipped: the registers still hold them): only the
+ * caller-saved ones.
  */
-.macro POP_REGS keep_rdi=0
+.macro POP_REGS keep_rdi=0, caller_only=0
+	.if \caller_only
+	.set .Lpop_slot, TF_R11
+	.else
 	.set .Lpop_slot, 0
 	POP_AT	%r15, TF_R15
 	POP_AT	%r14, TF_R14
@@ -77,6 +122,7 @@
 	POP_AT	%r12, TF_R12
 	POP_AT	%rbp, TF_RBP
 	POP_AT	%rbx, TF_RBX
+	.endif
 	POP_AT	%r11, TF_R11
 	POP_AT	%r10, TF_R10
 	POP_AT	%r9, TF_R9
@@ -136,6 +182,69 @@
 	orq	%gs:PERCPU_CR3_NOFLUSH, \save_reg
 	movq	\save_reg, %cr3
 .Lcr3_kept_\@:
+.endm
+
+/*
+ * BELOW_FRAME_PAGE: RSP -> the user trap frame at the top of the task
+ * stack; RSP := the top of the C stack, the page boundary below the frame
+ * page (frame_page.h), where every entry from user mode runs its C code.
+ * BACK_TO_FRAME: the reverse, once the C calls are balanced.  Flags kept.
+ */
+.macro BELOW_FRAME_PAGE
+	leaq	-FRAME_PAGE_GAP(%rsp), %rsp
+.endm
+.macro BACK_TO_FRAME
+	leaq	FRAME_PAGE_GAP(%rsp), %rsp
+.endm
+
+/*
+ * USER_FAST_ENTRY name, vec, handler, pti, errcode, tail
+ * The IDT entry of a vector whose user-mode events all go to one C handler
+ * (#PF: page_fault(); each interrupt: its handler), without trap_dispatch().
+ * Two copies of each, chosen at boot (pti=0 / pti=1: idt.c, irq.c), so
+ * neither tests a flag.
+ * In:  the CPU's frame (with the error code when errcode=1); IF = 0.  From
+ *      user mode on TSS.RSP0 = the task stack top (the frame page, mapped in
+ *      the user page tables under PTI), user GS (and CR3).
+ * Out: from kernel mode: trap_kernel (entry.S), the generic path.  From
+ *      user mode: the caller-saved registers saved in place
+ *      (SAVE_REGS_CALLER), kernel GS and CR3, then handler(RDI = the frame)
+ *      (under PTI on the C stack below the frame page), then
+ *      exit_fast / exit_fast_pti (entry.S): jumped to, or with tail=0
+ *      fallen into (the caller places the exit right after it).
+ * The handler must not read or write the frame's callee-saved slots (none
+ * does: #PF and the interrupt handlers use RIP, CS, RSP, the error code,
+ * the vector and, for vsyscall emulation, RAX, RDI, RSI); anything that
+ * needs them (signal delivery, ptrace, a task switch) runs in the exit's
+ * work, after SAVE_REGS_CALLEE.
+ * Clobbers: nothing of the user's.
+ */
+.macro USER_FAST_ENTRY name, vec, handler, pti, errcode, tail=1
+	.p2align 4
+	.globl	\name
+\name:
+	.if \errcode == 0
+	pushq	$0
+	.endif
+	pushq	$\vec
+	testb	$3, HW_CS(%rsp)
+	jz	trap_kernel
+	swapgs
+	SAVE_REGS_CALLER
+	movq	%rsp, %rdi
+	.if \pti
+	SWITCH_TO_KERNEL_CR3 scratch_reg=%rax
+	BELOW_FRAME_PAGE
+	call	\handler
+	.if \tail
+	jmp	exit_fast_pti
+	.endif
+	.else
+	call	\handler
+	.if \tail
+	jmp	exit_fast
+	.endif
+	.endif
 .endm
 
 #endif

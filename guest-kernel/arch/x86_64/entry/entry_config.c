@@ -1,11 +1,15 @@
 /*
  * Entry and exit variants (entry_config.h).
- *   pti=on                    EF_PTI (LSTAR was chosen by syscall_init());
- *   entry.irq_return=         trampoline: EF_IRET_TRAMPOLINE; direct: none
- *                             (PTI IRETs from the entry stack regardless);
+ *   pti=on                    EF_PTI; LSTAR was chosen by syscall_init(), the
+ *                             interrupt gates by irq_init(), the #PF gate here;
+ *   entry.irq_return=         trampoline: EF_IRET_TRAMPOLINE (the IRET copies
+ *                             the frame to the entry stack, with or without
+ *                             PTI); direct: none (IRET from the task stack's
+ *                             frame page, under PTI too);
  *   entry.ret=sysret          EF_SYSRET when the vDSO is mapped and has the
  *                             trampoline, else `unavailable` and IRET.
  */
+#include "arch/x86_64/desc.h"
 #include "arch/x86_64/entry/entry_config.h"
 #include "arch/x86_64/entry/exit_sysret.h"
 #include "arch/x86_64/percpu.h"
@@ -34,8 +38,9 @@ void entry_init(const struct el_cmdline *cl)
 		}
 	}
 	cpu0.entry_flags = flags;
-	/* TSS.RSP0 becomes the entry stack under PTI. */
-	percpu_set_kernel_stack(cpu0.top_of_stack);
+	exit_sysret_set_mm(0);
+	/* The interrupt gates chose by pti.on themselves (irq_init()). */
+	idt_set_pti(pti.on);
 	ready = true;
 }
 

@@ -10,7 +10,7 @@
 
 /*
  * After pti_init() and vdso_init() (the SYSRET trampoline is in the vDSO),
- * before the first process: sets the flags and TSS.RSP0's policy.
+ * before the first process: sets the flags and the #PF gate.
  */
 void entry_init(const struct el_cmdline *cl);
 

@@ -76,6 +76,13 @@
  *         in percpu.user_rsp.
  */
 .macro SYSCALL_ENTRY entry, sysret, pti
+	/* Under PTI the C code runs below the user-mapped frame page (frame_page.h):
+	   RSP is the C stack top, the frame is .Lfo bytes above it. */
+	.if \pti
+	.set .Lfo, FRAME_PAGE_GAP
+	.else
+	.set .Lfo, 0
+	.endif
 	.p2align 6
 	.globl \entry
 \entry:
@@ -85,18 +92,18 @@
 	SWITCH_TO_KERNEL_CR3 scratch_reg=%rsp
 	.endif
 	movq	%gs:PERCPU_TOP_OF_STACK, %rsp
-	subq	$TF_SIZE, %rsp
-	movq	%rdi, TF_RDI(%rsp)
-	movq	%rsi, TF_RSI(%rsp)
-	movq	%rdx, TF_RDX(%rsp)
-	movq	%r8, TF_R8(%rsp)
-	movq	%r9, TF_R9(%rsp)
-	movq	%r10, TF_R10(%rsp)
-	movq	%rcx, TF_RIP(%rsp)
-	movq	%r11, TF_RFLAGS(%rsp)
-	movq	%rax, TF_ERROR(%rsp)
+	subq	$(TF_SIZE + .Lfo), %rsp
+	movq	%rdi, .Lfo+TF_RDI(%rsp)
+	movq	%rsi, .Lfo+TF_RSI(%rsp)
+	movq	%rdx, .Lfo+TF_RDX(%rsp)
+	movq	%r8, .Lfo+TF_R8(%rsp)
+	movq	%r9, .Lfo+TF_R9(%rsp)
+	movq	%r10, .Lfo+TF_R10(%rsp)
+	movq	%rcx, .Lfo+TF_RIP(%rsp)
+	movq	%r11, .Lfo+TF_RFLAGS(%rsp)
+	movq	%rax, .Lfo+TF_ERROR(%rsp)
 	movq	%gs:PERCPU_USER_RSP, %rcx
-	movq	%rcx, TF_RSP(%rsp)
+	movq	%rcx, .Lfo+TF_RSP(%rsp)
 	incq	%gs:PERCPU_NR_SYSCALLS
 	testl	$(RFLAGS_TF | RFLAGS_RF), %r11d
 	jnz	\entry\()_slow_entry
@@ -111,15 +118,15 @@
 	movq	%gs:PERCPU_CURRENT, %rcx
 	cmpl	$0, TASK_WORK(%rcx)
 	jne	\entry\()_slow_exit
-	movq	TF_RDI(%rsp), %rdi
-	movq	TF_RSI(%rsp), %rsi
-	movq	TF_RDX(%rsp), %rdx
-	movq	TF_R8(%rsp), %r8
-	movq	TF_R9(%rsp), %r9
-	movq	TF_R10(%rsp), %r10
-	movq	TF_RIP(%rsp), %rcx
-	movq	TF_RFLAGS(%rsp), %r11
-	movq	TF_RSP(%rsp), %rsp
+	movq	.Lfo+TF_RDI(%rsp), %rdi
+	movq	.Lfo+TF_RSI(%rsp), %rsi
+	movq	.Lfo+TF_RDX(%rsp), %rdx
+	movq	.Lfo+TF_R8(%rsp), %r8
+	movq	.Lfo+TF_R9(%rsp), %r9
+	movq	.Lfo+TF_R10(%rsp), %r10
+	movq	.Lfo+TF_RIP(%rsp), %rcx
+	movq	.Lfo+TF_RFLAGS(%rsp), %r11
+	movq	.Lfo+TF_RSP(%rsp), %rsp
 	SYSRET_TAIL \pti
 
 	.globl \sysret
@@ -130,11 +137,12 @@
 
 /*
  * \entry\()_slow_entry: the fast path's tests failed.  In: the fast path's
- * frame stored, RSP -> it; RAX = the number, RBX RBP R12-R15 the user's.
+ * frame stored, RSP .Lfo bytes below it (under PTI the C stack top below the
+ * frame page, else the frame itself); RAX = the number, RBX RBP R12-R15 the user's.
  * Completes the frame and runs syscall_slow_entry(); leaves through
  * \sysret or return_to_user_iret.
- * \entry\()_slow_exit: current->work was set after the handler.  In: RSP ->
- * the frame, RAX = the result, RCX = current, RBX RBP R12-R15 the user's
+ * \entry\()_slow_exit: current->work was set after the handler.  In: RSP as
+ * for _slow_entry, RAX = the result, RCX = current, RBX RBP R12-R15 the user's
  * unless TASK_WORK_FRAME says the frame was completed (maybe rewritten)
  * already.  Completes it if not, stores RAX, runs syscall_exit_slow();
  * leaves the same way.  Not in .entry.text: the kernel CR3 is loaded.
@@ -143,7 +151,7 @@
 	.globl \entry\()_slow_entry
 \entry\()_slow_entry:
 	call	syscall_complete_frame
-	movq	%rsp, %rdi
+	leaq	.Lfo(%rsp), %rdi
 	call	syscall_slow_entry
 	jmp	.L\entry\()_slow_out
 
@@ -152,10 +160,13 @@
 	testl	$TASK_WORK_FRAME_ASM, TASK_WORK(%rcx)
 	jnz	1f
 	call	syscall_complete_frame
-1:	movq	%rax, TF_RAX(%rsp)
-	movq	%rsp, %rdi
+1:	movq	%rax, .Lfo+TF_RAX(%rsp)
+	leaq	.Lfo(%rsp), %rdi
 	call	syscall_exit_slow
 .L\entry\()_slow_out:
+	.if \pti
+	BACK_TO_FRAME
+	.endif
 	testl	%eax, %eax
 	jz	return_to_user_iret
 	jmp	\sysret

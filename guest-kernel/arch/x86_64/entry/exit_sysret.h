@@ -1,26 +1,52 @@
 /*
- * SYSRET after exceptions and interrupts (entry.ret=sysret): the C half of
- * entry.S's exit_to_user.  Layout of what goes on the user stack:
- * vdso/vsysret.h.
+ * SYSRET after exceptions and interrupts (entry.ret=sysret): exit_sysret.S
+ * is the exit, exit_sysret.c its boot-time set-up and statistics.  Layout
+ * of what goes on the user stack: vdso/vsysret.h.  For asm and C.
  */
 #ifndef EL_EXIT_SYSRET_H
 #define EL_EXIT_SYSRET_H
 
+/* exit_sysret_count[] slots: the SYSRETs taken, then the IRET fallbacks by reason. */
+#define XS_TAKEN 0
+#define XS_NO_VDSO 1
+#define XS_SEGMENTS 2
+#define XS_FLAGS 3
+#define XS_RIP 4
+#define XS_STACK 5
+#define XS_FAULT 6
+#define XS_COUNT 7
+
+/* Kinds of exit_sysret_patches entries: patched into NOPs unless the CPU needs them. */
+#define XS_PATCH_SMAP 1      /* STAC, CLAC: only with CR4.SMAP */
+#define XS_PATCH_RELOAD_SS 2 /* the SS reload: only on AMD and Hygon */
+
+#ifndef __ASSEMBLER__
 #include "arch/x86_64/entry/trapframe.h"
 #include "kernel.h"
 
-/* After vdso_init(): finds the trampoline in the mapped vDSO image; false without one. */
+struct mm;
+
+/* Counters exit_sysret.S increments (XS_*). */
+extern uint64_t exit_sysret_count[XS_COUNT];
+/* The trampoline's offset in the vDSO image, 0: none (exit_sysret.S adds it to vdso_base). */
+extern uint64_t exit_sysret_tramp_offset;
+
+/*
+ * After vdso_init(), with CR4 final: finds the trampoline in the mapped vDSO
+ * image and patches exit_sysret.S for this CPU; false without a trampoline.
+ */
 bool exit_sysret_init(void);
 
 /*
- * Called by exit_to_user (IF = 0, kernel CR3) for a frame that returns to
- * user mode.  Returns 1 after making the frame SYSRET-able (user stack
- * written, RCX = trampoline, R11 = RFLAGS, RSP lowered), 0 when the return
- * must IRET; the frame is unchanged then.
+ * The address space whose vDSO exit_sysret.S uses from now on (percpu.vdso_base
+ * := &mm->vdso_base, or -> 0 for NULL or without a trampoline): at boot
+ * (entry_init()), every task switch and exec (thread.c).
  */
-int exit_sysret_prepare(struct trap_frame *tf);
+void exit_sysret_set_mm(struct mm *mm);
 
 /* One console line: SYSRET returns taken and the IRET fallbacks by reason. */
 void exit_sysret_print_stats(void);
+
+#endif
 
 #endif
