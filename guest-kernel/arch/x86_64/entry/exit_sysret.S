@@ -23,8 +23,9 @@
  *              without a trace;
  *   RIP        below TASK_SIZE_MAX (so canonical): the trampoline's RET must
  *              fault, if at all, where IRET would have;
- *   RSP        8-byte aligned (CR0.AM is clear, but the pops should not depend
- *              on it) and room for the 24 bytes below the red zone: the
+ *   RSP        room for the 24 bytes below the red zone (any alignment: CR0.AM
+ *              is never set here, so neither the stores nor the trampoline's
+ *              pops can raise #AC, and each store is fault-safe alone): the
  *              range [RSP - 152, RSP - 128) lies below TASK_SIZE_MAX, and
  *              RSP - 152 does not wrap (user_range_ok());
  *   the vDSO   mapped (vdso=on): the trampoline lives there;
@@ -98,7 +99,7 @@
  *        Else, the frame unchanged (and completed when partial):
  *        return_to_user_iret with RSP -> the frame.  Reached too when only
  *        entry.irq_return=trampoline is on: percpu.vdso_base -> 0 then.
- * Registers: RCX trampoline, R11 RFLAGS, R8 TASK_SIZE_MAX, R9 RIP,
+ * Registers: RCX trampoline, R11 RFLAGS, R9 RIP,
  *        RDX the new user RSP, RAX and RDI the user's RCX and R11.
  */
 .macro EXIT_SYSRET name, off, partial, pti
@@ -118,17 +119,13 @@
 	andl	$(RFLAGS_TF | RFLAGS_IF), %eax
 	cmpl	$RFLAGS_IF, %eax
 	jne	.Lxs_flags\@
-	movabsq	$XS_TASK_SIZE_MAX, %r8
 	movq	(TF_RIP + \off)(%rsp), %r9
-	cmpq	%r8, %r9
+	cmpq	exit_sysret_rip_limit(%rip), %r9
 	jae	.Lxs_rip\@
 	movq	(TF_RSP + \off)(%rsp), %rdx
-	testb	$7, %dl
-	jnz	.Lxs_stack\@
 	/* nsp = RSP - 152 must not wrap and nsp + 24 <= TASK_SIZE_MAX: one unsigned compare. */
 	subq	$(VSYSRET_REDZONE + VSYSRET_FRAME), %rdx
-	subq	$VSYSRET_FRAME, %r8
-	cmpq	%r8, %rdx
+	cmpq	exit_sysret_nsp_limit(%rip), %rdx
 	ja	.Lxs_stack\@
 	addq	exit_sysret_tramp_offset(%rip), %rcx
 	movq	(TF_RCX + \off)(%rsp), %rax
@@ -214,5 +211,13 @@ exit_sysret_patches:
 	.section .rodata.exit_sysret_patches, "a"
 	.globl exit_sysret_patches_end
 exit_sysret_patches_end:
+
+/* The two limits as memory operands: TASK_SIZE_MAX does not fit an immediate. */
+	.section .rodata
+	.balign 8
+exit_sysret_rip_limit:
+	.quad	XS_TASK_SIZE_MAX
+exit_sysret_nsp_limit:
+	.quad	XS_TASK_SIZE_MAX - VSYSRET_FRAME
 
 	.section .note.GNU-stack, "", @progbits
