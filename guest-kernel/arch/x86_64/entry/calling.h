@@ -46,23 +46,8 @@
  * registers and stores them at their TF_* offsets; clears DF for C.
  */
 .macro SAVE_REGS
-	subq	$TF_VECTOR, %rsp
-	movq	%rdi, TF_RDI(%rsp)
-	movq	%rsi, TF_RSI(%rsp)
-	movq	%rdx, TF_RDX(%rsp)
-	movq	%rcx, TF_RCX(%rsp)
-	movq	%rax, TF_RAX(%rsp)
-	movq	%r8, TF_R8(%rsp)
-	movq	%r9, TF_R9(%rsp)
-	movq	%r10, TF_R10(%rsp)
-	movq	%r11, TF_R11(%rsp)
-	movq	%rbx, TF_RBX(%rsp)
-	movq	%rbp, TF_RBP(%rsp)
-	movq	%r12, TF_R12(%rsp)
-	movq	%r13, TF_R13(%rsp)
-	movq	%r14, TF_R14(%rsp)
-	movq	%r15, TF_R15(%rsp)
-	cld
+	SAVE_REGS_CALLER
+	SAVE_REGS_CALLEE 0
 .endm
 
 /*
@@ -70,8 +55,9 @@
  * RSI, RDX, RCX, RAX, R8-R11), the fast entries' (USER_FAST_ENTRY): their C
  * handler preserves RBX, RBP, R12-R15 by the ABI, so those stay the user's
  * in the registers, and their slots in the frame are not written.
- * SAVE_REGS_CALLEE off: completes such a frame at off(%rsp) with them,
- * before anything that needs the whole frame (exit work, the variants).
+ * SAVE_REGS_CALLEE off, base: completes such a frame at off(base) (base:
+ * RSP unless given) with them, before anything that needs the whole frame
+ * (exit work, the variants, the syscall slow paths).
  */
 .macro SAVE_REGS_CALLER
 	subq	$TF_VECTOR, %rsp
@@ -86,13 +72,13 @@
 	movq	%r11, TF_R11(%rsp)
 	cld
 .endm
-.macro SAVE_REGS_CALLEE off
-	movq	%rbx, (TF_RBX + \off)(%rsp)
-	movq	%rbp, (TF_RBP + \off)(%rsp)
-	movq	%r12, (TF_R12 + \off)(%rsp)
-	movq	%r13, (TF_R13 + \off)(%rsp)
-	movq	%r14, (TF_R14 + \off)(%rsp)
-	movq	%r15, (TF_R15 + \off)(%rsp)
+.macro SAVE_REGS_CALLEE off, base=%rsp
+	movq	%rbx, (TF_RBX + \off)(\base)
+	movq	%rbp, (TF_RBP + \off)(\base)
+	movq	%r12, (TF_R12 + \off)(\base)
+	movq	%r13, (TF_R13 + \off)(\base)
+	movq	%r14, (TF_R14 + \off)(\base)
+	movq	%r15, (TF_R15 + \off)(\base)
 .endm
 
 /* Pops reg and checks at assembly time that it comes from offset `off` of the frame. */

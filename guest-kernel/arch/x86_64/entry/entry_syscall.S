@@ -207,12 +207,7 @@ entry_SYSCALL_compat:
 syscall_complete_frame:
 	movq	%gs:PERCPU_TOP_OF_STACK, %r10
 	subq	$TF_SIZE, %r10
-	movq	%rbx, TF_RBX(%r10)
-	movq	%rbp, TF_RBP(%r10)
-	movq	%r12, TF_R12(%r10)
-	movq	%r13, TF_R13(%r10)
-	movq	%r14, TF_R14(%r10)
-	movq	%r15, TF_R15(%r10)
+	SAVE_REGS_CALLEE 0, base=%r10
 	movq	TF_RIP(%r10), %r11
 	movq	%r11, TF_RCX(%r10)
 	movq	TF_RFLAGS(%r10), %r11
