@@ -95,30 +95,32 @@ Test(trace_exact, page_crossing_instruction)
  * be `want`.  Returns how many there were; *seen_text says whether one of
  * them contains `text`.
  */
-static unsigned listing_counts(const char *out, const char *sym, uint64_t want, const char *text,
-			       bool *seen_text)
+/*
+ * The kernel-mode listing lines whose instruction text contains `text`
+ * (e.g. an APIC register offset): their execution counts summed, and how
+ * many lines there are.  Where the store sits (which function, inlined or
+ * not) is the kernel's business; how often it ran is the tracer's.
+ */
+static uint64_t listing_text_total(const char *out, const char *text, unsigned *lines)
 {
-	char head[96];
-	unsigned n = 0;
-	bool in = false;
+	uint64_t total = 0;
+	bool kernel = false;
 
-	snprintf(head, sizeof(head), "[kernel] %s", sym);
-	*seen_text = false;
+	*lines = 0;
 	for (const char *l = strstr(out, "\nlisting:"); l && *l; l = strchr(l + 1, '\n')) {
+		const char *end = strchr(l + 1, '\n'), *hit = strstr(l + 1, text);
 		unsigned long long count;
 
 		if (l[1] == '[') {
-			in = !strncmp(l + 1, head, strlen(head)) && l[1 + strlen(head)] == '\n';
+			kernel = !strncmp(l + 1, "[kernel] ", 9);
 			continue;
 		}
-		if (!in || sscanf(l + 1, " %llu", &count) != 1)
+		if (!kernel || !hit || (end && hit > end) || sscanf(l + 1, " %llu", &count) != 1)
 			continue;
-		n++;
-		cr_expect_eq(count, want, "%s: %.80s", sym, l + 1);
-		if (strstr(l + 1, text) && strstr(l + 1, text) < strchr(l + 1, '\n'))
-			*seen_text = true;
+		total += count;
+		++*lines;
 	}
-	return n;
+	return total;
 }
 
 Test(trace_exact, mmio_stores_of_the_interrupt_path)
@@ -126,16 +128,23 @@ Test(trace_exact, mmio_stores_of_the_interrupt_path)
 	struct json_object *k50, *k100, *k200;
 	char *out = NULL;
 	int64_t d1, d2;
-	bool store;
+	unsigned lines;
 
 	need_qemu();
 	k100 = trace("irq100.jsonl", true, &out, "irq", "100", "50", NULL);
 	cr_expect_eq(jint(k100, "region.interrupts"), 100);
-	/* One ICR store and one EOI store per interrupt, each counted once, nothing doubled. */
-	cr_expect_gt(listing_counts(out, "apic_self_ipi", 100, "0x300(", &store), 0);
-	cr_expect(store, "the ICR store (offset 0x300) is not listed:\n%s", out);
-	cr_expect_gt(listing_counts(out, "apic_eoi", 100, "0xb0(", &store), 0);
-	cr_expect(store, "the EOI store (offset 0xb0) is not listed:\n%s", out);
+	/*
+	 * One ICR store and one EOI store per interrupt, each counted once,
+	 * nothing doubled: the ICR store of the syscall that starts a round
+	 * and of the handler that sends the next IPI add up to 100, the EOI
+	 * stores to 100.
+	 */
+	cr_expect_eq(listing_text_total(out, "0x300(", &lines), 100,
+		     "ICR stores (offset 0x300) in the listing:\n%s", out);
+	cr_expect_gt(lines, 0, "the ICR store (offset 0x300) is not listed:\n%s", out);
+	cr_expect_eq(listing_text_total(out, "0xb0(", &lines), 100,
+		     "EOI stores (offset 0xb0) in the listing:\n%s", out);
+	cr_expect_gt(lines, 0, "the EOI store (offset 0xb0) is not listed:\n%s", out);
 	free(out);
 	/* Same number of calls (2), different numbers of interrupts: a stable per-interrupt cost. */
 	k50 = trace("irq50.jsonl", false, NULL, "irq", "50", "25", NULL);
