@@ -278,6 +278,16 @@ return_to_user_iret:
 	testb	$EF_IRET_TRAMPOLINE, %gs:PERCPU_ENTRY_FLAGS
 	jz	.Liret_pti_frame
 	POP_REGS keep_rdi=1
+	.globl iret_tramp_copy
+/*
+ * iret_tramp_copy: the copy to the entry stack and the IRET there.
+ * In:  RSP -> the frame's RDI slot (the user RDI, then vector, error code,
+ *      hardware frame); every other register already the user's; kernel GS
+ *      and CR3; IF = 0.  exit_sysret_fast(_pti) jumps here straight after
+ *      popping only the caller-saved registers of a fast entry's frame.
+ * Out: IRET from the entry stack (with EF_PTI after the user CR3 switch).
+ */
+iret_tramp_copy:
 	movq	%rsp, %rdi	/* -> user RDI, then vector, error, hardware frame */
 	movq	%gs:PERCPU_ENTRY_STACK_TOP, %rsp
 	pushq	(8 + HW_SS)(%rdi)

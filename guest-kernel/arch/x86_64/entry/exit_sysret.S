@@ -98,7 +98,10 @@
  *        itself); with pti the user CR3 (RDI the scratch, loaded last).
  *        Else, the frame unchanged (and completed when partial):
  *        return_to_user_iret with RSP -> the frame.  Reached too when only
- *        entry.irq_return=trampoline is on: percpu.vdso_base -> 0 then.
+ *        entry.irq_return=trampoline is on (percpu.vdso_base -> 0, EF_SYSRET
+ *        clear): then the frame's registers are popped here (partial: only
+ *        the caller-saved ones) and iret_tramp_copy (entry.S) IRETs from the
+ *        entry stack, with no refusal counted and no frame completed.
  * Registers: RCX trampoline, R11 RFLAGS, R9 RIP,
  *        RDX the new user RSP, RAX and RDI the user's RCX and R11.
  */
@@ -172,8 +175,22 @@
 	movl	$XS_FAULT, %eax
 	jmp	.Lxs_refuse\@
 .Lxs_no_vdso\@:
+	/* entry.irq_return=trampoline alone: no refusal to count, straight to its copy. */
+	testb	$EF_SYSRET, %gs:PERCPU_ENTRY_FLAGS
+	jz	.Lxs_tramp\@
 	movl	$XS_NO_VDSO, %eax
 	jmp	.Lxs_refuse\@
+.Lxs_tramp\@:
+	.if \partial
+	leaq	(TF_R11 + \off)(%rsp), %rsp
+	POP_REGS keep_rdi=1, caller_only=1
+	.else
+	.if \off
+	leaq	\off(%rsp), %rsp
+	.endif
+	POP_REGS keep_rdi=1
+	.endif
+	jmp	iret_tramp_copy
 .Lxs_segments\@:
 	movl	$XS_SEGMENTS, %eax
 	jmp	.Lxs_refuse\@
