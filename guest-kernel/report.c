@@ -16,6 +16,7 @@
 #include "lib/string.h"
 #include "mm/layout.h"
 #include "mm/paging.h"
+#include "mm/tlb.h"
 #include "pmu/pmu.h"
 #include "report.h"
 #include "time/time.h"
@@ -150,6 +151,7 @@ void report_send_run(const struct el_region *region, uint64_t unknown_syscalls, 
 	static struct el_report run_report __aligned(64);
 
 	print_region(region);
+	tlb_print_stats();
 
 	run_report = boot_report;
 	run_report.kind = EL_REPORT_RUN;
