@@ -28,20 +28,20 @@
 #define BOCHS_INSTALL "install them with `apt-get install bochs bochsbios vgabios bochs-term " \
 		      "grub-pc-bin grub-common xorriso mtools` (or harness/bootstrap.sh)"
 
+enum { P_ISODIR, P_GRUBDIR, P_ISO, P_RC, P_COM1, P_LOG, P_OUT, P_MKRESCUE_OUT, P_DBG, P_COUNT };
+
 struct bochs_ctx {
 	const struct el_run_spec *spec;
 	const char *model;
 	struct el_run_result *res;
 	char dir[256];
-	char path[8][320];
+	char path[P_COUNT][320];
 };
-
-enum { P_ISODIR, P_GRUBDIR, P_ISO, P_RC, P_COM1, P_LOG, P_OUT, P_MKRESCUE_OUT };
 
 static const char *const bochs_files[] = {
 	[P_ISODIR] = "iso", [P_GRUBDIR] = "iso/boot/grub", [P_ISO] = "entrylab.iso",
 	[P_RC] = "bochsrc", [P_COM1] = "com1.txt", [P_LOG] = "bochs.log",
-	[P_OUT] = "bochs.out", [P_MKRESCUE_OUT] = "grub-mkrescue.out",
+	[P_OUT] = "bochs.out", [P_MKRESCUE_OUT] = "grub-mkrescue.out", [P_DBG] = "debugger.rc",
 };
 
 static int fail(struct bochs_ctx *c, enum el_run_status st, const char *fmt, ...)
@@ -170,6 +170,9 @@ static int make_rc(struct bochs_ctx *c)
 			    BOCHS_BIOS);
 	if (bochs_rc_text(&rc, text, sizeof(text)))
 		return fail(c, EL_RUN_VMM_ERROR, "bochsrc does not fit %zu bytes", sizeof(text));
+	/* Debian's Bochs has the debugger built in: it stops before the first instruction. */
+	if (write_file(c, "debugger.rc", "c\n", 2))
+		return -1;
 	return write_file(c, "bochsrc", text, strlen(text));
 }
 
@@ -253,7 +256,7 @@ static int decode(struct bochs_ctx *c, const struct bochs_exec_result *r)
 
 static int run_bochs(struct bochs_ctx *c)
 {
-	const char *argv[] = {"bochs", "-q", "-f", c->path[P_RC], NULL};
+	const char *argv[] = {"bochs", "-q", "-f", c->path[P_RC], "-rc", c->path[P_DBG], NULL};
 	struct bochs_exec_result r;
 
 	if (bochs_exec(argv, c->path[P_OUT], c->spec->timeout_s, &r))
