@@ -184,6 +184,9 @@ static void log_panic(const char *log, char *out, size_t outlen)
 	char *text = io_read_file(log, 16u << 20, &len, err, sizeof(err));
 	const char *p = text ? strstr(text, "PANIC") : NULL;
 
+	/* the guest's own "Shutdown" is logged as a panic too: not the problem */
+	while (p && !strncmp(p + strcspn(p, "S\n"), "Shutdown port", 13))
+		p = strstr(p + 5, "PANIC");
 	out[0] = '\0';
 	if (p) {
 		size_t n = strcspn(p, "\n");
@@ -224,9 +227,14 @@ static int decode(struct bochs_ctx *c, const struct bochs_exec_result *r)
 	char *text = io_read_file(c->path[P_COM1], BOCHS_COM1_MAX, &len, err, sizeof(err));
 	struct frame_scan s;
 
+	if (!text && r->timed_out)
+		return fail(c, EL_RUN_TIMEOUT, "Bochs did not end within --timeout %g s and the "
+			    "guest wrote nothing on COM1; see %s and %s", c->spec->timeout_s,
+			    c->path[P_LOG], c->path[P_OUT]);
 	if (!text)
-		return fail(c, r->timed_out ? EL_RUN_TIMEOUT : EL_RUN_VMM_ERROR, "no COM1 capture "
-			    "from Bochs (%s); see %s", err, c->path[P_LOG]);
+		return fail(c, EL_RUN_VMM_ERROR, "Bochs ended (%s) and the guest wrote nothing on "
+			    "COM1; see %s and %s", WIFEXITED(r->wait_status) ? "exit status"
+			    : "signal", c->path[P_LOG], c->path[P_OUT]);
 	if (frame_decode(text, len, &s)) {
 		free(text);
 		return fail(c, EL_RUN_VMM_ERROR, "%s", s.err);
