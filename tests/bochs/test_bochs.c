@@ -76,6 +76,35 @@ static const char *want_invpcid(const struct model *m, const char *append)
 	return m->invpcid ? "on" : "unavailable";
 }
 
+/*
+ * The two PCID flush paths, from the guest kernel's "tlb:" console line:
+ * with INVPCID every user-page flush in a user PCID is an INVPCID, without
+ * it each is deferred to the exit to user mode; without PCID no line.
+ */
+static void check_flush_paths(const char *console, const char *pcid, const char *invpcid,
+			      const char *what)
+{
+	const char *line = console ? strstr(console, "tlb: user-page flushes in a user PCID: ")
+				   : NULL;
+	unsigned long by_invpcid, deferred;
+
+	if (strcmp(pcid, "on")) {
+		cr_expect_null(line, "[%s] pcid %s, yet a PCID flush line", what, pcid);
+		return;
+	}
+	cr_assert(line, "[%s] pcid on, but no tlb: line in the console", what);
+	cr_assert_eq(sscanf(line, "tlb: user-page flushes in a user PCID: %lu by INVPCID, %lu "
+			    "deferred", &by_invpcid, &deferred), 2, "[%s] %.80s", what, line);
+	if (!strcmp(invpcid, "on")) {
+		cr_expect_gt(by_invpcid, 0, "[%s] INVPCID on, no flush by INVPCID", what);
+		cr_expect_eq(deferred, 0, "[%s] INVPCID on, yet %lu deferred", what, deferred);
+	} else {
+		cr_expect_eq(by_invpcid, 0, "[%s] INVPCID %s, yet %lu by INVPCID", what, invpcid,
+			     by_invpcid);
+		cr_expect_gt(deferred, 0, "[%s] no INVPCID, no deferred flush", what);
+	}
+}
+
 struct bochs_case {
 	unsigned model, append;
 };
@@ -134,6 +163,13 @@ ParameterizedTest(struct bochs_case *c, bochs, variants, .timeout = 200)
 			  "[%s %s] %s: a self-check failed: %s", m->name, append, argv[11],
 			  json_object_to_json_string(jget(rec, "guest.selfcheck.checks")));
 		console = jstr(rec, "console");
+		{
+			char what[160];
+
+			snprintf(what, sizeof(what), "%s %s %s", m->name, append, argv[11]);
+			check_flush_paths(console, want_pcid(m, append), want_invpcid(m, append),
+					  what);
+		}
 		if (i < 2) /* the program's output is in the console under Bochs */
 			cr_expect(console && strstr(console, "PASS: ") && !strstr(console, "FAIL"),
 				  "[%s %s] %s did not pass:\n%s", m->name, append, argv[11],
