@@ -32,8 +32,21 @@ static bool wait_deadline(pid_t pid, double deadline)
 	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	bool done = false;
 
-	if (pfd < 0)
-		return true; /* no pidfd: the blocking wait below */
+	if (pfd < 0) { /* no pidfd (Linux < 5.3): poll the child every 50 ms */
+		while (now_s() < deadline) {
+			siginfo_t si = {0};
+
+			/* WNOWAIT: the caller's waitpid reaps it */
+			if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
+				if (errno != EINTR)
+					return true;
+			} else if (si.si_pid == pid) {
+				return true;
+			}
+			usleep(50000);
+		}
+		return false;
+	}
 	while (!done) {
 		double left = deadline - now_s();
 		struct pollfd p = {.fd = pfd, .events = POLLIN};
