@@ -27,6 +27,8 @@ struct el_cli_run {
 	const char *csv_sep;       /* -x SEP, NULL = table */
 	bool json;                 /* --json */
 	enum el_nested_mode nested;
+	bool bochs;                /* --engine bochs */
+	const char *cpu_model;     /* --cpu-model (Bochs's), NULL = none */
 };
 
 struct el_cli_trace {
@@ -73,6 +75,14 @@ int cli_prepare(const char *cmd, struct el_cli_run *cli);
 int cli_timeout(const char *cmd, struct el_cli_run *cli, bool nested);
 /* Releases the programs (after any of the above, whatever they returned). */
 void cli_free(struct el_cli_run *cli);
+
+/*
+ * --engine and --cpu-model against the other options (cli_run.c): the
+ * model named and known, nothing Bochs cannot give (--cpu, -e, --pin,
+ * --nested).  0, or EL_EXIT_USAGE after printing the problem and the fix.
+ */
+int cli_engine_check(const char *cmd, const struct el_cli_run *cli, bool cpu_given,
+		     bool pin_given);
 
 /* Parses `run` options; 0, or an EL_EXIT_* code after printing why. */
 int cli_run_parse(int argc, char **argv, struct el_cli_run *cli);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bochs.h"
 #include "cli.h"
 #include "el_limits.h"
 #include "parse_num.h"
@@ -115,4 +116,34 @@ void cli_limits_help(FILE *f)
 		   "FILE at most %llu MiB, --exec FILE at most %llu MiB (size and ELF headers are\n"
 		   "checked before the file is read).\n",
 		EL_MEM_MIN >> 20, EL_MEM_MAX >> 30, EL_KERNEL_FILE_MAX >> 20, EL_EXEC_FILE_MAX >> 20);
+}
+
+int cli_engine_check(const char *cmd, const struct el_cli_run *cli, bool cpu_given,
+		     bool other_given)
+{
+	char err[300];
+
+	if (!cli->bochs) {
+		if (cli->cpu_model)
+			return cli_bad(cmd, "add --engine bochs, or drop --cpu-model (KVM's CPU is "
+				       "--cpu)", "--cpu-model '%s' is for --engine bochs",
+				       cli->cpu_model);
+		return 0;
+	}
+	if (!cli->cpu_model || bochs_model_check(cli->cpu_model, err, sizeof(err))) {
+		if (!cli->cpu_model)
+			snprintf(err, sizeof(err), "--engine bochs needs --cpu-model; choose one "
+				 "of those below (e.g. --cpu-model corei7_haswell_4770)");
+		fprintf(stderr, "entrylab %s: %s\n", cmd, err);
+		bochs_models_print(stderr);
+		return EL_EXIT_USAGE;
+	}
+	if (cpu_given)
+		return cli_bad(cmd, "drop --cpu: under Bochs the CPU is --cpu-model's",
+			       "--cpu with --engine bochs");
+	if (other_given || cli->req.events)
+		return cli_bad(cmd, "drop -e, --pin, --nested and --no-nested: Bochs has no PMU, "
+			       "no vCPU thread and no nested runner",
+			       "-e, --pin or --nested with --engine bochs");
+	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bochs.h"
 #include "cli.h"
 #include "parse_num.h"
 #include "status.h"
@@ -17,6 +18,8 @@ enum {
 	OPT_NESTED,
 	OPT_NO_NESTED,
 	OPT_STRICT,
+	OPT_ENGINE,
+	OPT_CPU_MODEL,
 };
 
 static const struct option run_options[] = {
@@ -27,6 +30,8 @@ static const struct option run_options[] = {
 	{"nested", no_argument, 0, OPT_NESTED},
 	{"no-nested", no_argument, 0, OPT_NO_NESTED},
 	{"strict", no_argument, 0, OPT_STRICT},
+	{"engine", required_argument, 0, OPT_ENGINE},
+	{"cpu-model", required_argument, 0, OPT_CPU_MODEL},
 	{0, 0, 0, 0},
 };
 
@@ -55,9 +60,17 @@ static void run_usage(FILE *f)
 		"      --nested, --no-nested  force or forbid the nested runner\n"
 		"      --strict          a knob the vCPU cannot honour is an error\n"
 		"      --kernel FILE     boot another guest kernel image\n"
+		"      --engine kvm|bochs  where the guest runs: KVM (default), or Bochs 2.7\n"
+		"                        booted by GRUB, for functional runs (PCID, INVPCID);\n"
+		"                        no counters or timings there, the record says so\n"
+		"      --cpu-model M     Bochs's CPU model (with --engine bochs; see below)\n"
 		"  -v                    guest console on stderr (control bytes as \\xHH)\n",
 		EL_DEFAULT_TIMEOUT);
 	cli_limits_help(f);
+	fprintf(f, "With --engine bochs: --cpu, -e, --pin and --nested are refused (the CPU is\n"
+		   "--cpu-model's, Bochs has no PMU and no vCPU thread); the program's output is\n"
+		   "in the console (-v, the record).  ");
+	bochs_models_print(f);
 }
 
 static int parse_one(int opt, const char *arg, struct el_cli_run *cli)
@@ -72,6 +85,13 @@ static int parse_one(int opt, const char *arg, struct el_cli_run *cli)
 	case OPT_NESTED: cli->nested = EL_NESTED_FORCE; break;
 	case OPT_NO_NESTED: cli->nested = EL_NESTED_FORBID; break;
 	case OPT_STRICT: cli->req.strict = true; break;
+	case OPT_ENGINE:
+		if (strcmp(arg, "kvm") && strcmp(arg, "bochs"))
+			return cli_bad("run", "give --engine kvm or --engine bochs",
+				       "--engine '%s' is not an engine", arg);
+		cli->bochs = !strcmp(arg, "bochs");
+		break;
+	case OPT_CPU_MODEL: cli->cpu_model = arg; break;
 	case 'r':
 		if (el_parse_u64(arg, 1, 1000, &v))
 			return cli_bad("run", "give e.g. -r 5", "--repeat '%s' is not in 1..1000", arg);
@@ -95,6 +115,7 @@ static int parse_one(int opt, const char *arg, struct el_cli_run *cli)
 int cli_run_parse(int argc, char **argv, struct el_cli_run *cli)
 {
 	int opt, rc;
+	bool cpu_given = false, pin_given = false;
 
 	memset(cli, 0, sizeof(*cli));
 	request_init(&cli->req);
@@ -105,6 +126,9 @@ int cli_run_parse(int argc, char **argv, struct el_cli_run *cli)
 	while ((opt = getopt_long(argc, argv, "+c:a:n:e:r:m:o:x:vh", run_options, NULL)) != -1) {
 		if ((rc = parse_one(opt, optarg, cli)))
 			return rc;
+		cpu_given |= opt == 'c';
+		pin_given |= opt == OPT_PIN || opt == OPT_NESTED || opt == OPT_NO_NESTED ||
+			     opt == 'e';
 		/* What follows --exec FILE belongs to the program, options included. */
 		if (opt == EL_OPT_EXEC)
 			break;
@@ -115,5 +139,7 @@ int cli_run_parse(int argc, char **argv, struct el_cli_run *cli)
 	cli->req.args = argv + optind;
 	cli->req.nargs = argc - optind;
 
+	if ((rc = cli_engine_check("run", cli, cpu_given, pin_given)))
+		return rc;
 	return cli_finish("run", cli);
 }

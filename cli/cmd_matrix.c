@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bochs.h"
 #include "cmd_matrix.h"
 #include "commands.h"
 #include "parse_num.h"
@@ -21,7 +22,7 @@
 
 enum {
 	OPT_JSON = 256, OPT_ONLY, OPT_NESTED, OPT_NO_NESTED, OPT_TIMEOUT, OPT_DRY_RUN, OPT_ARGS,
-	OPT_TRACE, OPT_RESUME, OPT_DONE_RUNS, OPT_SCALE,
+	OPT_TRACE, OPT_RESUME, OPT_DONE_RUNS, OPT_SCALE, OPT_ENGINE, OPT_CPU_MODEL,
 };
 
 static const struct option matrix_options[] = {
@@ -40,6 +41,8 @@ static const struct option matrix_options[] = {
 	{"resume", required_argument, 0, OPT_RESUME},
 	{"done-runs", required_argument, 0, OPT_DONE_RUNS}, /* internal: host -> nested VM */
 	{"scale", required_argument, 0, OPT_SCALE},
+	{"engine", required_argument, 0, OPT_ENGINE},
+	{"cpu-model", required_argument, 0, OPT_CPU_MODEL},
 	{"verbose", no_argument, 0, 'v'},
 	{"help", no_argument, 0, 'h'},
 	{0, 0, 0, 0},
@@ -68,6 +71,9 @@ static void matrix_usage(FILE *f)
 		"      --dry-run         print the runs and their estimated time instead\n"
 		"      --trace           each variant once under QEMU TCG as `entrylab trace`:\n"
 		"                        exact instruction counts, any host (no KVM needed)\n"
+		"      --engine kvm|bochs, --cpu-model M  every boot under Bochs with CPU model M\n"
+		"                        (as `entrylab run --engine bochs`; variants with a --cpu\n"
+		"                        other than host are recorded unsupported)\n"
 		"      --resume DIR      continue an interrupted matrix: the runs DIR/plan.json\n"
 		"                        plans that have no record yet; then the report again\n"
 		"  -v                    guest console and program output on stderr\n"
@@ -112,6 +118,13 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 		case OPT_TRACE: o->trace = true; break;
 		case OPT_RESUME: o->resume = optarg; break;
 		case OPT_DONE_RUNS: o->done_runs = optarg; break;
+		case OPT_ENGINE:
+			if (strcmp(optarg, "kvm") && strcmp(optarg, "bochs"))
+				return bad("give --engine kvm or --engine bochs", "--engine is not an "
+					   "engine:", optarg);
+			o->bochs = !strcmp(optarg, "bochs");
+			break;
+		case OPT_CPU_MODEL: o->cpu_model = optarg; break;
 		case OPT_SCALE:
 			if (strcmp(optarg, "seed"))
 				return bad("the one scale is --scale seed (the experiment's "
@@ -138,6 +151,22 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 	if (o->resume && optind != argc)
 		return bad("drop it: DIR/plan.json names the experiment", "--resume DIR takes no "
 			   "EXPERIMENT, got", argv[optind]);
+	if (o->cpu_model && !o->bochs)
+		return bad("add --engine bochs, or drop --cpu-model", "--cpu-model is for --engine "
+			   "bochs:", o->cpu_model);
+	if (o->bochs) {
+		char err[300];
+
+		if (!o->cpu_model || bochs_model_check(o->cpu_model, err, sizeof(err))) {
+			fprintf(stderr, "entrylab matrix: %s\n", o->cpu_model ? err : "--engine bochs "
+				"needs --cpu-model; choose one of those below");
+			bochs_models_print(stderr);
+			return EL_EXIT_USAGE;
+		}
+		if (o->trace || o->nested != EL_NESTED_AUTO)
+			return bad("drop --trace, --nested and --no-nested", "--engine bochs runs "
+				   "Bochs here, not QEMU or the nested runner:", "--engine bochs");
+	}
 	if (o->resume)
 		return o->json && o->csv_sep ? bad("choose one output format", "--json and -x both "
 						   "given:", "-x") : 0;
@@ -356,11 +385,11 @@ int cmd_matrix(int argc, char **argv)
 	    (m->o.resume && (rc = matrix_plan_matches(m, &saved, m->o.resume))))
 		goto out;
 	/* --trace needs no KVM: QEMU TCG here, so never the nested runner. */
-	usable = inner || m->o.trace ||
+	usable = inner || m->o.trace || m->o.bochs ||
 		 (m->o.nested != EL_NESTED_FORCE && nested_kvm_usable());
-	if (usable && !m->o.trace)
+	if (usable && !m->o.trace && !m->o.bochs)
 		matrix_prerequisites(m);
-	if ((rc = matrix_estimate(m, inner || !usable)))
+	if ((rc = matrix_estimate(m, inner || !usable || m->o.bochs)))
 		goto out;
 	if (m->o.dry_run) {
 		matrix_dir_name(m, &d);

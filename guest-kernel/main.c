@@ -17,6 +17,7 @@
 #include "crash.h"
 #include "fs/initrd.h"
 #include "fs/vfs.h"
+#include "lib/console.h"
 #include "lib/hostio.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
@@ -40,6 +41,7 @@ void kmain(uint32_t start_info_phys)
 	struct selfcheck_result sc;
 
 	hostio_init();
+	console_init();
 	kprintf("entrylab guest kernel (ABI %u)\n", EL_ABI_VERSION);
 	/* Descriptor tables first: from here on every exception is reported. */
 	gdt_init();

@@ -8,12 +8,15 @@
 #include "arch/x86_64/msr.h"
 #include "config.h"
 #include "cpu_setup.h"
+#include "entrylab/serial_frame.h"
 #include "lib/console.h"
+#include "lib/hostio.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
 #include "lib/string.h"
 #include "mm/layout.h"
 #include "mm/paging.h"
+#include "mm/tlb.h"
 #include "pmu/pmu.h"
 #include "report.h"
 #include "time/time.h"
@@ -98,10 +101,26 @@ void report_print_boot(void)
 	kprintf("  selfcheck  run 0x%x failed 0x%x\n", r->selfcheck_run, r->selfcheck_failed);
 }
 
+/* The frame kind of each report kind, for hosts without the hypercall. */
+static const char *const frame_kinds[] = {
+	[EL_REPORT_BOOT] = EL_FRAME_KIND_BOOT,
+	[EL_REPORT_RUN] = EL_FRAME_KIND_RUN,
+};
+
+/*
+ * Under the entrylab VMM: EL_HC_REPORT.  Without it (Bochs, qemu -kernel):
+ * the same bytes as a framed line on COM1, which the host decodes and
+ * validates as it validates a report that came by hypercall.
+ */
 static void send(const struct el_report *r)
 {
 	uint64_t pa = virt_to_phys(r);
 
+	if (!hostio_present) {
+		if (r->kind < ARRAY_SIZE(frame_kinds) && frame_kinds[r->kind])
+			console_frame(frame_kinds[r->kind], r, sizeof(*r));
+		return;
+	}
 	if (pa + sizeof(*r) > 0x100000000ull)
 		panic("report at physical 0x%lx is above 4 GiB", pa);
 	console_flush(); /* a report the VMM refuses stops the run: the console is out by then */
@@ -132,6 +151,7 @@ void report_send_run(const struct el_region *region, uint64_t unknown_syscalls, 
 	static struct el_report run_report __aligned(64);
 
 	print_region(region);
+	tlb_print_stats();
 
 	run_report = boot_report;
 	run_report.kind = EL_REPORT_RUN;

@@ -72,6 +72,15 @@ struct el_run_result {
 	struct el_confine_info jail; /* the VMM's confinement as it read it back (confine.h) */
 };
 
+/*
+ * The exit port's 32-bit value (abi.h) as the run's end: a status 0..255 is
+ * EL_RUN_OK with exit_status; EL_EXIT_PANIC + vector EL_RUN_GUEST_CRASH with
+ * panic_vector and the vector named in detail; anything else
+ * EL_RUN_GUEST_BAD_IO.  Pure (vmm/dev/exit_port.c); the Bochs engine maps
+ * its EXIT frame with it too.  Returns res->status.
+ */
+enum el_run_status exit_value_apply(uint32_t v, struct el_run_result *res);
+
 /* Boots the guest once; always fills *res (status says how it ended). */
 void el_vm_run(const struct el_run_spec *spec, struct el_run_result *res);
 void el_run_result_free(struct el_run_result *res);

@@ -4,6 +4,7 @@
  * are capped, strings are bounded; anything dropped is said on the console.
  */
 #include "boot/bootinfo.h"
+#include "boot/multiboot2.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
 #include "lib/string.h"
@@ -111,6 +112,10 @@ void bootinfo_capture(uint32_t start_info_phys)
 		      "version %u",
 		      si->version, PVH_START_VERSION);
 	boot_info.start_info_phys = start_info_phys;
+	/* The shim (arch/x86_64/mb2_entry.S) hands over its own start_info. */
+	boot_info.path = start_info_phys == (uint64_t)(uintptr_t)&mb2_start_info
+				 ? BOOT_PATH_MULTIBOOT2
+				 : BOOT_PATH_PVH;
 	boot_info.version = si->version;
 	boot_info.flags = si->flags;
 	boot_info.rsdp_paddr = si->rsdp_paddr;
@@ -124,6 +129,9 @@ void bootinfo_print(void)
 {
 	unsigned i;
 
+	kprintf("boot: %s\n", boot_info.path == BOOT_PATH_MULTIBOOT2
+				   ? "Multiboot2 (GRUB), through the start_info shim"
+				   : "PVH");
 	kprintf("memory map (%u entries):\n", boot_info.nr_memmap);
 	for (i = 0; i < boot_info.nr_memmap; i++) {
 		const struct pvh_memmap_entry *m = &boot_info.memmap[i];

@@ -18,8 +18,15 @@ struct boot_module {
 	char cmdline[BOOT_MODULE_CMDLINE_MAX];
 };
 
+/* How the kernel was entered: which loader filled start_info. */
+enum boot_path {
+	BOOT_PATH_PVH,        /* a PVH loader (entrylab's VMM, qemu -kernel) */
+	BOOT_PATH_MULTIBOOT2, /* GRUB through the Multiboot2 shim (Bochs) */
+};
+
 struct boot_info {
 	uint64_t start_info_phys;
+	enum boot_path path;
 	uint32_t version, flags;
 	uint64_t rsdp_paddr;
 	char cmdline[BOOT_CMDLINE_MAX];

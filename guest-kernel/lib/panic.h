@@ -6,7 +6,10 @@
 
 #include "kernel.h"
 
-/* 32-bit OUT of value to EL_PORT_EXIT; halts if nobody listens. */
+/*
+ * 32-bit OUT of value to EL_PORT_EXIT; without the VMM first the EXIT frame
+ * on COM1 (drained), then Bochs's shutdown port.  Halts if nobody listens.
+ */
 __noreturn void machine_exit(uint32_t value);
 
 /* Prints "kernel panic: ..." and exits with EL_EXIT_PANIC + EL_PANIC_SOFTWARE. */

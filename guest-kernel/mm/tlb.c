@@ -42,11 +42,29 @@ bool tlb_invpcid_in_use(void)
 	return cpu0.pcid.invpcid != 0;
 }
 
+/* User-page flushes by kind (only with PCID: NONE is not counted), for the console. */
+static uint64_t user_flushes[PCID_USER_FLUSH_DEFERRED + 1];
+
 void tlb_flush_user_page(uint64_t va)
 {
+	enum pcid_user_flush how;
+
 	__asm__ __volatile__("invlpg (%0)" : : "r"(va) : "memory");
-	if (pcid_flush_user_page(&cpu0.pcid) == PCID_USER_FLUSH_INVPCID)
+	how = pcid_flush_user_page(&cpu0.pcid);
+	if (how == PCID_USER_FLUSH_NONE)
+		return;
+	user_flushes[how]++;
+	if (how == PCID_USER_FLUSH_INVPCID)
 		invpcid(INVPCID_ADDR, pcid_user_pcid(&cpu0.pcid), va);
+}
+
+void tlb_print_stats(void)
+{
+	if (!cpu0.pcid.pcid || !cpu0.pcid.pti)
+		return;
+	kprintf("tlb: user-page flushes in a user PCID: %lu by INVPCID, %lu deferred to the "
+		"exit\n", user_flushes[PCID_USER_FLUSH_INVPCID],
+		user_flushes[PCID_USER_FLUSH_DEFERRED]);
 }
 
 void tlb_flush_user_range(uint64_t start, uint64_t end)

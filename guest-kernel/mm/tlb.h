@@ -36,6 +36,9 @@ void tlb_flush_kernel_page(uint64_t va);
  */
 void tlb_forget_mm(uint64_t ctx_id);
 
+/* With PCID and PTI: how many single-page user flushes took INVPCID and how many were deferred. */
+void tlb_print_stats(void);
+
 /* Loads the kernel's own tables (no process; PCID 0). */
 void tlb_switch_to(uint64_t pgd_phys);
 /* Loads an address space: its pgd pair and its ctx id (never reused, not 0). */

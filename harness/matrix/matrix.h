@@ -40,6 +40,8 @@ struct matrix_opts {
 	const char *done_runs;  /* --done-runs LIST: internal, the host tells the nested VM
 				   which runs have a record already (matrix_done_parse) */
 	bool scale_seed;        /* --scale seed: the file's seed_* sizes (experiment_scale_seed) */
+	bool bochs;             /* --engine bochs: every boot under Bochs (harness/bochs/) */
+	const char *cpu_model;  /* --cpu-model, with --engine bochs */
 };
 
 /* One selected variant as the `entrylab run` (or, --trace, `trace`) command line it is. */

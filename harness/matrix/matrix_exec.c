@@ -21,6 +21,7 @@
 #include "host_io.h"
 #include "matrix.h"
 #include "matrix_run.h"
+#include "bochs.h"
 #include "nested.h"
 #include "record.h"
 #include "record_out.h"
@@ -89,7 +90,24 @@ static struct json_object *boot(const struct matrix *m, const struct matrix_vari
 
 	if ((*code = boot_prepare(m, mv, &b, false)))
 		goto done;
-	rec = m->o.trace ? trace_once(&b.job, &res, &out) : record_run(&b.req, &b.spec, host, &res);
+	if (m->o.bochs && strcmp(b.req.cpu_spec, "host")) {
+		/* Bochs's CPU is --cpu-model's: a variant's --cpu axis cannot be honoured */
+		memset(&res, 0, sizeof(res));
+		res.status = EL_RUN_UNSUPPORTED;
+		snprintf(res.detail, sizeof(res.detail), "--cpu %s with --engine bochs: the CPU is "
+			 "--cpu-model %s; run this variant on KVM", b.req.cpu_spec, m->o.cpu_model);
+		{
+			struct el_host_info h = *host;
+
+			h.kvm = "bochs";
+			rec = record_build(&b.req, &b.spec, &h, &res);
+		}
+	} else if (m->o.bochs) {
+		rec = bochs_record_run(&b.req, &b.spec, host, m->o.cpu_model, &res);
+	} else {
+		rec = m->o.trace ? trace_once(&b.job, &res, &out)
+				 : record_run(&b.req, &b.spec, host, &res);
+	}
 	*code = record_exit_code(&res);
 	if (m->o.verbose)
 		report_problem(stderr, &res);

@@ -27,7 +27,13 @@
 #define LOAD_YMM(n) "vmovdqu	" #n "*32(%[in]), %%ymm" #n "\n\t"
 #define STORE_YMM(n) "vmovdqu	%%ymm" #n ", " #n "*32(%[out])\n\t"
 #define ONES_XMM(n) "pcmpeqb	%%xmm" #n ", %%xmm" #n "\n\t"
-#define ONES_YMM(n) "vpcmpeqb	%%ymm" #n ", %%ymm" #n ", %%ymm" #n "\n\t"
+/*
+ * AVX (not AVX2: Sandy Bridge has no 256-bit VPCMPEQB, Bochs's
+ * corei7_sandy_bridge_2600k raises #UD for it): zero, then compare-true.
+ */
+#define ONES_YMM(n) \
+	"vxorps	%%ymm" #n ", %%ymm" #n ", %%ymm" #n "\n\t" \
+	"vcmptrueps	%%ymm" #n ", %%ymm" #n ", %%ymm" #n "\n\t"
 #define XMM_CLOBBERS "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", \
 	"xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
 

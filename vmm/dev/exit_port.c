@@ -3,6 +3,7 @@
  * OUT of the user program's status, or EL_EXIT_PANIC + vector when the
  * guest kernel died.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "entrylab/exceptions.h"
@@ -16,18 +17,38 @@ const char *x86_vector_name(uint32_t vector)
 	return label && strcmp(label, "reserved") ? label : NULL;
 }
 
-static void exit_panic(struct el_loop *l, uint32_t vector)
+static void exit_panic(struct el_run_result *res, uint32_t vector)
 {
 	const char *name = x86_vector_name(vector);
 
-	l->res->panic_vector = vector;
+	res->status = EL_RUN_GUEST_CRASH;
+	res->panic_vector = vector;
 	if (vector == EL_PANIC_SOFTWARE)
-		loop_stop(l, EL_RUN_GUEST_CRASH, "guest kernel panic (software, no exception)");
+		snprintf(res->detail, sizeof(res->detail), "guest kernel panic (software, no exception)");
 	else if (name)
-		loop_stop(l, EL_RUN_GUEST_CRASH, "guest kernel panic: vector %u (%s)", vector, name);
+		snprintf(res->detail, sizeof(res->detail), "guest kernel panic: vector %u (%s)", vector,
+			 name);
 	else
-		loop_stop(l, EL_RUN_GUEST_CRASH, "guest kernel panic: vector %u (reserved or "
-			  "external, 0x%02x)", vector, vector);
+		snprintf(res->detail, sizeof(res->detail), "guest kernel panic: vector %u (reserved or "
+			 "external, 0x%02x)", vector, vector);
+}
+
+enum el_run_status exit_value_apply(uint32_t v, struct el_run_result *res)
+{
+	if (v <= EL_EXIT_STATUS_MAX) {
+		res->status = EL_RUN_OK;
+		res->exit_status = (int)v;
+		res->detail[0] = '\0';
+	} else if (v - EL_EXIT_PANIC <= 0xff) {
+		exit_panic(res, v - EL_EXIT_PANIC);
+	} else {
+		res->status = EL_RUN_GUEST_BAD_IO;
+		snprintf(res->detail, sizeof(res->detail),
+			 "exit port value 0x%x is neither a status (0-255) nor EL_EXIT_PANIC (0x%x) "
+			 "+ vector",
+			 v, EL_EXIT_PANIC);
+	}
+	return res->status;
 }
 
 void dev_exit_io(struct el_loop *l, const struct el_io *io)
@@ -40,17 +61,10 @@ void dev_exit_io(struct el_loop *l, const struct el_io *io)
 			  io->size, io->out ? "OUT" : "IN", io->port);
 		return;
 	}
+	if (l->stop)
+		return;
 	v = (uint32_t)io->data[0] | (uint32_t)io->data[1] << 8 | (uint32_t)io->data[2] << 16 |
 	    (uint32_t)io->data[3] << 24;
-	if (v <= EL_EXIT_STATUS_MAX) {
-		l->res->exit_status = (int)v;
-		loop_stop(l, EL_RUN_OK, "%s", "");
-	} else if (v - EL_EXIT_PANIC <= 0xff) {
-		exit_panic(l, v - EL_EXIT_PANIC);
-	} else {
-		loop_stop(l, EL_RUN_GUEST_BAD_IO,
-			  "exit port value 0x%x is neither a status (0-255) nor EL_EXIT_PANIC (0x%x) "
-			  "+ vector",
-			  v, EL_EXIT_PANIC);
-	}
+	exit_value_apply(v, l->res);
+	l->stop = true;
 }

@@ -1,0 +1,263 @@
+/*
+ * Framed lines out of a captured COM1 stream (frame.h): the console text
+ * and the frames apart, each frame's shape checked field by field.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "frame.h"
+
+#define TAG_LEN (sizeof(EL_FRAME_TAG) - 1)
+
+static const struct {
+	const char *name;
+	size_t len; /* the payload bytes the kind carries */
+} frame_kinds[FRAME_KINDS] = {
+	[FRAME_BOOT] = {EL_FRAME_KIND_BOOT, sizeof(struct el_report)},
+	[FRAME_RUN] = {EL_FRAME_KIND_RUN, sizeof(struct el_report)},
+	[FRAME_EXIT] = {EL_FRAME_KIND_EXIT, sizeof(uint32_t)},
+};
+
+uint32_t frame_crc(const void *buf, size_t len)
+{
+	return (uint32_t)crc32(crc32(0L, Z_NULL, 0), buf, (uInt)len);
+}
+
+/* One frame line being read: where it is, and the first problem with it. */
+struct frame_line {
+	const char *p, *end; /* after the tag; the end of the line (no '\r', no '\n') */
+	size_t offset;       /* of the line in the stream */
+	unsigned index;      /* 1-based, among the tag lines */
+	struct frame_scan *s;
+};
+
+static int frame_bad(struct frame_line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int frame_bad(struct frame_line *l, const char *fmt, ...)
+{
+	int n = snprintf(l->s->err, sizeof(l->s->err), "COM1 frame %u (byte %zu): ", l->index,
+			 l->offset);
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < sizeof(l->s->err))
+		vsnprintf(l->s->err + n, sizeof(l->s->err) - (size_t)n, fmt, ap);
+	va_end(ap);
+	l->s->bad = true;
+	return -1;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* The field up to the next space (or the line's end): its start and length. */
+static size_t field(struct frame_line *l, const char **start)
+{
+	const char *q = l->p;
+
+	while (q < l->end && *q != ' ')
+		q++;
+	*start = l->p;
+	return (size_t)(q - l->p);
+}
+
+/* Past the field and the one space after it; -1 if there is no space. */
+static int field_next(struct frame_line *l, size_t n, const char *what)
+{
+	l->p += n;
+	if (l->p >= l->end || *l->p != ' ')
+		return frame_bad(l, "the line ends before %s", what);
+	l->p++;
+	return 0;
+}
+
+static int parse_kind(struct frame_line *l, enum frame_kind *kind)
+{
+	const char *f;
+	size_t n = field(l, &f);
+
+	for (unsigned k = 0; k < FRAME_KINDS; k++) {
+		if (strlen(frame_kinds[k].name) == n && !memcmp(f, frame_kinds[k].name, n)) {
+			*kind = (enum frame_kind)k;
+			return field_next(l, n, "LEN");
+		}
+	}
+	return frame_bad(l, "kind '%.*s' is none of BOOT, RUN, EXIT", (int)(n > 16 ? 16 : n), f);
+}
+
+static int parse_len(struct frame_line *l, enum frame_kind kind, size_t *len)
+{
+	const char *f;
+	size_t n = field(l, &f), v = 0;
+
+	if (n == 0 || n > 6 || (n > 1 && f[0] == '0'))
+		return frame_bad(l, "LEN '%.*s' is not a decimal byte count", (int)(n > 16 ? 16 : n),
+				 f);
+	for (size_t i = 0; i < n; i++) {
+		if (f[i] < '0' || f[i] > '9')
+			return frame_bad(l, "LEN '%.*s' is not a decimal byte count",
+					 (int)(n > 16 ? 16 : n), f);
+		v = v * 10 + (size_t)(f[i] - '0');
+	}
+	if (v > EL_FRAME_PAYLOAD_MAX)
+		return frame_bad(l, "LEN %zu exceeds EL_FRAME_PAYLOAD_MAX (%u)", v,
+				 EL_FRAME_PAYLOAD_MAX);
+	if (v != frame_kinds[kind].len)
+		return frame_bad(l, "a %s frame carries %zu bytes, not LEN %zu",
+				 frame_kinds[kind].name, frame_kinds[kind].len, v);
+	*len = v;
+	return field_next(l, n, "HEX");
+}
+
+static int parse_hex(struct frame_line *l, size_t len, unsigned char *out)
+{
+	const char *f;
+	size_t n = field(l, &f);
+
+	if (n != 2 * len)
+		return frame_bad(l, "HEX has %zu digits, LEN %zu needs %zu", n, len, 2 * len);
+	for (size_t i = 0; i < len; i++) {
+		int hi = hex_digit(f[2 * i]), lo = hex_digit(f[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return frame_bad(l, "HEX digit %zu ('%c%c') is not lower-case hex", 2 * i,
+					 f[2 * i], f[2 * i + 1]);
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return field_next(l, n, "CRC");
+}
+
+static int parse_crc(struct frame_line *l, const unsigned char *payload, size_t len)
+{
+	const char *f;
+	size_t n = field(l, &f);
+	uint32_t want = 0, got = frame_crc(payload, len);
+
+	if (n != 8 || l->p + n != l->end)
+		return frame_bad(l, "CRC is not eight lower-case hex digits ending the line");
+	for (size_t i = 0; i < 8; i++) {
+		int d = hex_digit(f[i]);
+
+		if (d < 0)
+			return frame_bad(l, "CRC '%.8s' is not lower-case hex", f);
+		want = want << 4 | (uint32_t)d;
+	}
+	if (want != got)
+		return frame_bad(l, "CRC %08x, but the payload's CRC-32 is %08x (bytes lost or "
+				 "changed on COM1)", want, got);
+	return 0;
+}
+
+/* What a frame of this kind may follow: nothing after EXIT, at most FRAME_REPORTS_MAX reports. */
+static int frame_order(struct frame_line *l, enum frame_kind kind)
+{
+	if (l->s->count[FRAME_EXIT])
+		return frame_bad(l, "%s frame after the EXIT frame: EXIT is the last",
+				 frame_kinds[kind].name);
+	if (kind != FRAME_EXIT && l->s->nr_reports == FRAME_REPORTS_MAX)
+		return frame_bad(l, "more than %u report frames", FRAME_REPORTS_MAX);
+	return 0;
+}
+
+static void frame_keep(struct frame_scan *s, enum frame_kind kind, const unsigned char *payload)
+{
+	s->nr_frames++;
+	s->count[kind]++;
+	if (kind == FRAME_EXIT) {
+		s->exit_value = (uint32_t)payload[0] | (uint32_t)payload[1] << 8 |
+				(uint32_t)payload[2] << 16 | (uint32_t)payload[3] << 24;
+		return;
+	}
+	s->reports[s->nr_reports].kind = kind;
+	memcpy(&s->reports[s->nr_reports].r, payload, sizeof(struct el_report));
+	s->nr_reports++;
+}
+
+static void frame_parse(struct frame_line *l)
+{
+	unsigned char payload[EL_FRAME_PAYLOAD_MAX];
+	enum frame_kind kind = FRAME_EXIT;
+	size_t len = 0;
+
+	if ((size_t)(l->end - l->p) + TAG_LEN > EL_FRAME_LINE_MAX) {
+		frame_bad(l, "the line is %zu bytes, longer than any frame (%zu)",
+			  (size_t)(l->end - l->p) + TAG_LEN, (size_t)EL_FRAME_LINE_MAX);
+		return;
+	}
+	if (parse_kind(l, &kind) || parse_len(l, kind, &len) || parse_hex(l, len, payload) ||
+	    parse_crc(l, payload, len) || frame_order(l, kind))
+		return;
+	frame_keep(l->s, kind, payload);
+}
+
+/* The newline the guest writes before each tag is the frame's, not the console's. */
+static void console_unwind_newline(struct frame_scan *s)
+{
+	if (s->console_len && s->console[s->console_len - 1] == '\n')
+		s->console_len--;
+	if (s->console_len && s->console[s->console_len - 1] == '\r')
+		s->console_len--;
+}
+
+static void frame_line_at(struct frame_scan *s, const char *text, size_t start, size_t end,
+			  bool cut, unsigned index)
+{
+	struct frame_line l = {.p = text + start + TAG_LEN, .end = text + end, .offset = start,
+			       .index = index, .s = s};
+
+	console_unwind_newline(s);
+	if (s->bad)
+		return; /* after a bad frame no frame is believed */
+	if (cut) {
+		frame_bad(&l, "cut: the stream ends inside the frame (%zu bytes, no newline); "
+			  "the guest stopped or COM1 lost its end", end - start);
+		return;
+	}
+	if (l.end > l.p && l.end[-1] == '\r')
+		l.end--;
+	frame_parse(&l);
+}
+
+int frame_decode(const char *text, size_t len, struct frame_scan *s)
+{
+	size_t pos = 0;
+	unsigned tags = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->console = malloc(len + 1);
+	if (!s->console) {
+		snprintf(s->err, sizeof(s->err), "out of memory for a %zu-byte COM1 capture", len);
+		return -1;
+	}
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - text) : len, next = nl ? end + 1 : len;
+
+		if (end - pos >= TAG_LEN && !memcmp(text + pos, EL_FRAME_TAG, TAG_LEN)) {
+			frame_line_at(s, text, pos, end, !nl, ++tags);
+		} else {
+			memcpy(s->console + s->console_len, text + pos, next - pos);
+			s->console_len += next - pos;
+		}
+		pos = next;
+	}
+	s->console[s->console_len] = '\0';
+	return 0;
+}
+
+void frame_scan_free(struct frame_scan *s)
+{
+	free(s->console);
+	s->console = NULL;
+	s->console_len = 0;
+}
