@@ -88,11 +88,15 @@ void summary_print(FILE *f, const struct el_cli_run *cli, const struct el_host_i
 	}
 	fprintf(f, "entrylab run %s", what);
 	print_status(f, a);
-	fprintf(f, "  (kvm %s, boot %.1f ms, wall %.1f ms%s)\n", host->kvm, a->boot_ms.mean,
-		a->wall_ms.mean, a->runs > 1 ? ", means" : "");
+	if (cli->bochs)
+		/* Bochs: no clock worth reading (its TSC runs at the emulator's pace). */
+		fprintf(f, "  (bochs %s, timings not meaningful)\n", cli->cpu_model);
+	else
+		fprintf(f, "  (kvm %s, boot %.1f ms, wall %.1f ms%s)\n", host->kvm, a->boot_ms.mean,
+			a->wall_ms.mean, a->runs > 1 ? ", means" : "");
 	if (a->runs == 1 && a->first_detail[0])
 		fprintf(f, "  detail   %s\n", a->first_detail);
-	fprintf(f, "  cpu      %s\n", cli->req.cpu_spec);
+	fprintf(f, "  cpu      %s\n", cli->bochs ? cli->cpu_model : cli->req.cpu_spec);
 	if (cli->req.append[0])
 		fprintf(f, "  append   %s\n", cli->req.append);
 	if (a->have_boot) {
