@@ -15,8 +15,8 @@ static const char usage[] =
 	"  --vsyscall=MODE      expected [vsyscall] mapping: native, emulate, xonly, none or\n"
 	"                       any (default: any; present or absent, at the right address)\n"
 	"  --vdso=yes|no|any    whether a vDSO must be mapped (default any)\n"
-	"  --host-time=SEC      the host's CLOCK_REALTIME at launch: realtime must agree\n"
-	"  --host-time-tol=SEC  how closely (default 5)\n"
+	"  --host-time=SEC      the host's CLOCK_REALTIME at launch: realtime must not be earlier\n"
+	"  --host-time-tol=SEC  less this much (clock granularity; default 5)\n"
 	"  --self=PATH          a read-only file to read (default: argv[0], else /init)\n";
 
 long uc_sys(long nr, long a, long b, long c)

@@ -124,13 +124,23 @@ Test(programs, usercheck)
 	char host_time[48];
 	const char *argv[] = {EL_ENTRYLAB, "run", "--append", "vsyscall=native", "-o",
 			      tmp_output("usercheck.jsonl"), "--exec", GUEST_BIN "usercheck",
-			      "--vsyscall=native", "--vdso=yes", host_time, "--host-time-tol=20", NULL};
+			      "--vsyscall=native", "--vdso=yes", host_time, "--host-time-tol=2", NULL};
 
 	snprintf(host_time, sizeof(host_time), "--host-time=%lld", (long long)time(NULL));
 	struct el_proc p;
 
 	proc_run(&p, argv);
 	cr_expect_eq(p.status, 0, "usercheck failed in the guest:\n%s\n%s", p.out, p.err);
+	{
+		/* The guest's realtime is not after the host's once the command is done (order, not a bound). */
+		long long done = (long long)time(NULL), guest = -1;
+		const char *line = strstr(p.out, "usercheck: time.host: CLOCK_REALTIME ");
+
+		cr_expect(line && sscanf(line, "usercheck: time.host: CLOCK_REALTIME %lld", &guest) == 1,
+			  "usercheck printed no time.host line:\n%s", p.out);
+		cr_expect(guest <= done + 2, "the guest's CLOCK_REALTIME %lld s is after the host's %lld s "
+			  "at the end of the command", guest, done);
+	}
 	cr_expect(strstr(p.out, "PASS"), "no PASS line arrived from the guest program:\n%s", p.out);
 	cr_expect(!strstr(p.out, "FAIL"), "%s", p.out);
 	proc_free(&p);
