@@ -18,6 +18,7 @@
 #include "mm/paging.h"
 #include "mm/tlb.h"
 #include "pmu/pmu.h"
+#include "proc/timer.h"
 #include "report.h"
 #include "time/time.h"
 
@@ -160,5 +161,10 @@ void report_send_run(const struct el_region *region, uint64_t unknown_syscalls, 
 	run_report.flags |= EL_REPORT_EXITED;
 	run_report.region = *region;
 	pmu_report(&run_report);
+	timer_stats(&run_report.timer);
+	if (run_report.timer.interrupts || run_report.timer.polls)
+		kprintf("timer: %lu interrupts, latest %lu ns late, worst %lu ns late, %u fallbacks, "
+			"%u polled waits\n", run_report.timer.interrupts, run_report.timer.late_last_ns,
+			run_report.timer.late_max_ns, run_report.timer.fallbacks, run_report.timer.polls);
 	send(&run_report);
 }

@@ -112,6 +112,19 @@ static struct json_object *selfcheck_obj(const struct el_report *r)
 	return o;
 }
 
+/* The scheduler timer as the guest saw it (struct el_timer_stats). */
+static struct json_object *timer_obj(const struct el_timer_stats *t)
+{
+	struct json_object *o = json_object_new_object();
+
+	put(o, "interrupts", json_object_new_int64((int64_t)t->interrupts));
+	put(o, "late_last_ns", json_object_new_int64((int64_t)t->late_last_ns));
+	put(o, "late_max_ns", json_object_new_int64((int64_t)t->late_max_ns));
+	put(o, "fallbacks", json_object_new_int64((int64_t)t->fallbacks));
+	put(o, "polls", json_object_new_int64((int64_t)t->polls));
+	return o;
+}
+
 static struct json_object *guest_obj(const struct el_run_result *res)
 {
 	struct json_object *g = json_object_new_object();
@@ -128,6 +141,8 @@ static struct json_object *guest_obj(const struct el_run_result *res)
 		put(g, "pmu", record_guest_pmu_json(b));
 	}
 	put(g, "vcpu_cpuid", vcpu_cpuid_obj(&res->vcpu_cpuid));
+	if (res->have_run || res->have_boot)
+		put(g, "timer", timer_obj(res->have_run ? &res->run.timer : &b->timer));
 	if (res->have_run) {
 		put(g, "unknown_syscalls", json_object_new_int64((int64_t)res->run.unknown_syscalls));
 	} else if (res->have_boot) {

@@ -68,6 +68,12 @@ int hcall_report_check(const struct el_report *r, char *err, size_t errlen)
 	if (r->pmu.kind >= EL_PMU_KIND_COUNT)
 		return ERR("report pmu.kind %u is not a PMU kind (< %u)", r->pmu.kind,
 			   (unsigned)EL_PMU_KIND_COUNT);
+	if (r->timer.late_last_ns > r->timer.late_max_ns)
+		return ERR("report timer.late_last_ns %" PRIu64 " exceeds timer.late_max_ns %" PRIu64,
+			   r->timer.late_last_ns, r->timer.late_max_ns);
+	if (r->timer.fallbacks > r->timer.interrupts)
+		return ERR("report timer.fallbacks %u exceeds timer.interrupts %" PRIu64,
+			   r->timer.fallbacks, r->timer.interrupts);
 	if (config_check(r->config, "config", err, errlen) ||
 	    config_check(r->requested, "requested", err, errlen))
 		return -1;

@@ -6,7 +6,9 @@
  *
  * Idle: with nothing runnable the CPU halts with interrupts on, the timer
  * armed for the earliest sleeper's deadline (timer.h); any interrupt ends
- * the halt and the sleepers whose time has come are woken.
+ * the halt, and every wake re-checks every deadline against the clock.  A
+ * deadline that has passed is never halted for, and one nearer than the
+ * timer's shortest period is polled.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/percpu.h"
@@ -87,8 +89,12 @@ static struct task *idle(const struct task *prev)
 		if (!deadline)
 			panic("scheduler: no task can run and none sleeps with a deadline "
 			      "(every task waits for another): deadlock");
-		timer_arm_deadline(deadline);
-		console_flush(); /* the wait may be long */
+		console_flush(); /* the wait may be long (and the flush takes time: armed after it) */
+		if (!timer_idle_arm(deadline)) {
+			while (time_monotonic_ns() < deadline)
+				__asm__ __volatile__("pause" ::: "memory");
+			continue;
+		}
 		__asm__ __volatile__("sti\n\thlt\n\tcli" ::: "memory");
 	}
 }

@@ -1,7 +1,8 @@
 /*
- * The scheduler's timer policy (timer.c) over the local APIC one-shot
- * timer: armed for a quantum while another task is runnable, for the
- * earliest sleeper's deadline while the CPU idles, and stopped otherwise.
+ * The scheduler's timer policy (timer.c) over the local APIC timer, run
+ * periodic as the backstop for a lost interrupt: armed for a quantum while
+ * another task is runnable, for the earliest sleeper's deadline while the
+ * CPU idles, and stopped otherwise.
  * Inside a measured region the quantum is not armed unless asked for
  * (sched.region_tick=on), so benchmark loops see no timer interrupt.
  */
@@ -9,9 +10,15 @@
 #define EL_PROC_TIMER_H
 
 #include "arch/x86_64/entry/trapframe.h"
+#include "entrylab/abi.h"
 #include "kernel.h"
 
 struct task;
+
+/* The longest period: a longer wait is re-checked this often (and a lost interrupt costs this). */
+#define TIMER_BACKSTOP_NS 10000000ull
+/* The shortest period (KVM's floor for a periodic LAPIC timer, min_timer_period_us). */
+#define TIMER_MIN_PERIOD_NS 200000ull
 
 /* After irq_init: the vector's gate and the APIC timer, masked. */
 void timer_init(void);
@@ -19,14 +26,18 @@ void timer_init(void);
 void timer_update(const struct task *next);
 /* A task became runnable (wake, clone): arm a quantum for the running one if none is armed. */
 void timer_kick(void);
-/* Idle: wake the CPU at deadline (CLOCK_MONOTONIC ns; 0: no deadline, timer stopped). */
-void timer_arm_deadline(uint64_t deadline_ns);
+/*
+ * Idle, about to halt: arm the timer for deadline (CLOCK_MONOTONIC ns).
+ * False when the deadline is nearer than TIMER_MIN_PERIOD_NS (or there is
+ * no timer): do not halt, poll it.
+ */
+bool timer_idle_arm(uint64_t deadline_ns);
 /* Region begin/end (sys/region.c): no quantum inside unless region_tick. */
 void timer_region(bool active);
 /* The knob sched.region_tick. */
 extern bool timer_region_tick;
-/* Timer interrupts so far (the record's sched.timer_interrupts). */
-uint64_t timer_interrupts(void);
+/* Interrupts, lateness, fallbacks and polls so far (the report's timer, the record's guest.timer). */
+void timer_stats(struct el_timer_stats *out);
 /* The interrupt handler (irq.c). */
 void timer_interrupt(struct trap_frame *tf);
 

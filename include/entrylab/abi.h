@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define EL_ABI_VERSION 1u
+#define EL_ABI_VERSION 2u
 
 /* ---- I/O ports -------------------------------------------------------- */
 
@@ -212,6 +212,21 @@ struct el_region {
 	uint32_t pad;
 };
 
+/*
+ * The scheduler timer (guest): a periodic LAPIC timer whose repeat is the
+ * backstop for an interrupt that is lost or late (guest-kernel/proc/timer.c).
+ * Lateness is measured at the interrupt, against the time the timer was
+ * armed to fire.
+ */
+struct el_timer_stats {
+	uint64_t interrupts;   /* (guest) timer interrupts taken */
+	uint64_t late_last_ns; /* (guest) how late the latest one came */
+	uint64_t late_max_ns;  /* (guest) how late the latest-coming one came */
+	uint32_t fallbacks;    /* (guest) interrupts a whole period or more late: the expected one
+				  was lost or delayed and the periodic repeat woke the CPU */
+	uint32_t polls;        /* (guest) idle waits too near their deadline to halt: polled */
+};
+
 /* Report flags (guest). */
 #define EL_REPORT_EXITED 0x1u /* exit_status is valid */
 
@@ -242,11 +257,14 @@ struct el_report {
 	 * excludes the SYSCALL return and entry around a user-mode region.
 	 */
 	struct el_counter markers[EL_MAX_COUNTERS];
+	/* Appended in ABI 2: the scheduler timer, as the guest saw it (proc/timer.c). */
+	struct el_timer_stats timer;
 };
 
 _Static_assert(sizeof(struct el_counter) == 24, "el_counter layout");
 _Static_assert(sizeof(struct el_region) == 64, "el_region layout");
 _Static_assert(sizeof(struct el_pmu_info) == 16, "el_pmu_info layout");
-_Static_assert(sizeof(struct el_report) == 576, "el_report layout");
+_Static_assert(sizeof(struct el_timer_stats) == 32, "el_timer_stats layout");
+_Static_assert(sizeof(struct el_report) == 608, "el_report layout");
 
 #endif

@@ -176,7 +176,13 @@ Test(frame_decode, oversize_len)
 	cr_assert(scan.bad);
 	cr_assert(strstr(scan.err, "LEN"), "%s", scan.err);
 	reset();
-	put_text("\n" EL_FRAME_TAG "BOOT 577 00 00000000\n");
+	{
+		char line[64];
+
+		snprintf(line, sizeof(line), "\n" EL_FRAME_TAG "BOOT %u 00 00000000\n",
+			 EL_FRAME_PAYLOAD_MAX + 1);
+		put_text(line);
+	}
 	decode();
 	cr_assert(strstr(scan.err, "EL_FRAME_PAYLOAD_MAX"), "%s", scan.err);
 }

@@ -64,3 +64,16 @@ Test(hcall_report, requested_value_out_of_range)
 	r.requested[EL_CFG_PTI] = 2;
 	bad("requested[0] (pti)");
 }
+
+/* The timer's figures (struct el_timer_stats) must agree with each other. */
+Test(hcall_report, timer_stats)
+{
+	r.timer = (struct el_timer_stats){.interrupts = 3, .late_last_ns = 10, .late_max_ns = 50,
+					  .fallbacks = 1, .polls = 7};
+	cr_assert_eq(hcall_report_check(&r, err, sizeof(err)), 0, "%s", err);
+	r.timer.late_last_ns = 51;
+	bad("timer.late_last_ns");
+	r.timer.late_last_ns = 10;
+	r.timer.fallbacks = 4;
+	bad("timer.fallbacks");
+}

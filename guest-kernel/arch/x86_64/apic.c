@@ -112,21 +112,24 @@ const char *apic_mode_name(void)
 }
 
 /*
- * The timer, one-shot: TSC-deadline mode where CPUID offers it (one WRMSR
- * arms it, no calibration), else the count-down mode, whose rate is
- * measured against the TSC the first time it is needed (not at boot).
+ * The timer, periodic count-down mode, for every use (timer.h): the first
+ * interrupt comes one period after arming, and then again every period
+ * until it is re-armed or stopped.  The repeat is the backstop: an
+ * interrupt that is lost (it happened under nested SVM emulation) or
+ * delivered late is followed by the next one a period later, so no wait
+ * depends on a single interrupt arriving.  TSC-deadline mode cannot
+ * repeat, so it is not used.  The count rate is measured against the TSC
+ * the first time the timer is armed (not at boot: most runs never sleep).
  */
 #define APIC_TIMER_INITIAL 0x380
 #define APIC_TIMER_CURRENT 0x390
 #define APIC_TIMER_DIVIDE 0x3e0
-#define LVT_TIMER_TSC_DEADLINE (2u << 17)
+#define LVT_TIMER_PERIODIC (1u << 17)
 #define TIMER_DIVIDE_BY_1 0xb
-#define MSR_TSC_DEADLINE 0x6e0
 
 static struct {
 	uint8_t vector;
-	bool deadline_mode;
-	uint64_t ticks_per_ms; /* count-down mode: APIC timer ticks per ms (0: not measured) */
+	uint64_t ticks_per_ms; /* APIC timer ticks per ms (0: not measured yet) */
 } timer;
 
 static uint64_t tsc_now(void)
@@ -142,7 +145,6 @@ bool apic_timer_init(uint8_t vector)
 	if (apic.mode == APIC_NONE)
 		return false;
 	timer.vector = vector;
-	timer.deadline_mode = cpu_has(EL_FEAT_TSC_DEADLINE);
 	apic_write(APIC_LVT_TIMER, LVT_MASKED | vector);
 	return true;
 }
@@ -162,40 +164,26 @@ static void timer_measure(uint64_t tsc_khz)
 	timer.ticks_per_ms = 0xffffffffull - left;
 	if (!timer.ticks_per_ms)
 		timer.ticks_per_ms = 1;
-	kprintf("apic: timer count-down mode, %lu ticks per ms\n", timer.ticks_per_ms);
+	kprintf("apic: timer periodic count-down mode, %lu ticks per ms\n", timer.ticks_per_ms);
 }
 
-void apic_timer_arm(uint64_t delta_ns, uint64_t tsc_khz)
+void apic_timer_arm(uint64_t period_ns, uint64_t tsc_khz)
 {
+	uint64_t ticks;
+
 	if (apic.mode == APIC_NONE)
 		return;
-	if (timer.deadline_mode) {
-		apic_write(APIC_LVT_TIMER, LVT_TIMER_TSC_DEADLINE | timer.vector);
-		wrmsr(MSR_TSC_DEADLINE, tsc_now() + delta_ns * tsc_khz / 1000000 + 1);
-		return;
-	}
 	if (!timer.ticks_per_ms)
 		timer_measure(tsc_khz);
-	{
-		uint64_t ticks = delta_ns * timer.ticks_per_ms / 1000000 + 1;
-
-		apic_write(APIC_LVT_TIMER, timer.vector);
-		apic_write(APIC_TIMER_INITIAL, ticks > 0xffffffffull ? 0xffffffffu : (uint32_t)ticks);
-	}
+	ticks = period_ns * timer.ticks_per_ms / 1000000 + 1;
+	apic_write(APIC_LVT_TIMER, LVT_TIMER_PERIODIC | timer.vector);
+	apic_write(APIC_TIMER_INITIAL, ticks > 0xffffffffull ? 0xffffffffu : (uint32_t)ticks);
 }
 
 void apic_timer_stop(void)
 {
 	if (apic.mode == APIC_NONE)
 		return;
-	if (timer.deadline_mode)
-		wrmsr(MSR_TSC_DEADLINE, 0);
-	else
-		apic_write(APIC_TIMER_INITIAL, 0);
+	apic_write(APIC_TIMER_INITIAL, 0);
 	apic_write(APIC_LVT_TIMER, LVT_MASKED | timer.vector);
-}
-
-bool apic_timer_deadline_mode(void)
-{
-	return timer.deadline_mode;
 }

@@ -1,7 +1,7 @@
 /*
  * The boot CPU's local APIC: just enough for self-IPIs and the timer
  * (irq.c, proc/timer.c): enable, spurious vector, local sources masked,
- * EOI, self-IPI, the LVT timer (TSC-deadline or one-shot).
+ * EOI, self-IPI, the LVT timer (periodic count-down).
  */
 #ifndef EL_APIC_H
 #define EL_APIC_H
@@ -64,10 +64,13 @@ static inline void apic_self_ipi(uint8_t vector)
 		apic.xapic_regs[APIC_ICR_LOW / 4] = ICR_DEST_SELF | ICR_LEVEL_ASSERT | vector;
 }
 
-/* The one-shot timer (TSC-deadline mode when offered): set up masked; arm in ns from now; stop. */
+/*
+ * The timer (apic.c), periodic count-down mode: set up masked; arm: the
+ * first interrupt period_ns from now, then one every period_ns until
+ * re-armed or stopped; stop: masked, no interrupt pending from it.
+ */
 bool apic_timer_init(uint8_t vector);
-void apic_timer_arm(uint64_t delta_ns, uint64_t tsc_khz);
+void apic_timer_arm(uint64_t period_ns, uint64_t tsc_khz);
 void apic_timer_stop(void);
-bool apic_timer_deadline_mode(void);
 
 #endif
