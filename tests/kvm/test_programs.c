@@ -188,3 +188,35 @@ Test(programs, bad_exec_refused_before_boot)
 	cr_expect(strstr(p.err, "list benches"), "%s", p.err);
 	proc_free(&p);
 }
+
+/*
+ * Sleeps and wakeups (tests/guest/timercheck): 100 sleeps of 1 ms, then 20
+ * children sleeping beside their parent, three boots.  Passes when every
+ * sleep returns in order and every child is reaped; a lost wakeup would hang
+ * it until --timeout.  The record's guest.timer must be there and agree with
+ * itself: the program's sleeps took timer interrupts.
+ */
+Test(programs, timercheck_sleeps_and_children)
+{
+	const char *out = tmp_output("timercheck.jsonl");
+	const char *argv[] = {EL_ENTRYLAB, "run", "-r", "3", "--timeout", "60", "-o", out,
+			      "--exec", GUEST_BIN "timercheck", "100", "20", NULL};
+	struct json_object *rec;
+	struct el_proc p;
+
+	proc_run(&p, argv);
+	cr_expect_eq(p.status, 0, "timercheck failed in the guest:\n%s\n%s", p.out, p.err);
+	cr_expect(strstr(p.out, "timercheck: 5 passed, 0 failed"), "%s", p.out);
+	cr_expect_eq(record_count(out), 3);
+	rec = last_record(out);
+	cr_assert(rec, "no record");
+	cr_assert(jget(rec, "guest.timer"), "the record has no guest.timer");
+	cr_expect_geq(json_object_get_int64(jget(rec, "guest.timer.interrupts")), 1,
+		      "100 sleeps took no timer interrupt");
+	cr_expect_leq(json_object_get_int64(jget(rec, "guest.timer.late_last_ns")),
+		      json_object_get_int64(jget(rec, "guest.timer.late_max_ns")));
+	cr_expect_leq(json_object_get_int64(jget(rec, "guest.timer.fallbacks")),
+		      json_object_get_int64(jget(rec, "guest.timer.interrupts")));
+	json_object_put(rec);
+	proc_free(&p);
+}
