@@ -11,6 +11,7 @@
 
 
 #include "host_info.h"
+#include "kvm.h"
 
 /* <cpuid.h> would resolve to vmm/cpuid.h, so the instruction is spelled out. */
 static void host_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
@@ -171,7 +172,7 @@ int host_info_get(struct el_host_info *hi, const struct el_cpuid *supported)
 void host_info_collect(struct el_host_info *hi, bool nested)
 {
 	static struct el_cpuid supported; /* 10 KiB: not on the caller's stack */
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	int fd = kvm_device_open();
 	bool have = fd >= 0 && cpuid_kvm_supported(fd, &supported) == 0;
 
 	if (fd >= 0)

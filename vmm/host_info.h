@@ -39,8 +39,9 @@ struct el_host_info {
 int host_info_get(struct el_host_info *hi, const struct el_cpuid *supported);
 
 /*
- * host_info_get() with the supported CPUID fetched from /dev/kvm (quietly:
- * pmu "none" when KVM is not usable) and kvm = nested ? "nested" : "native".
+ * host_info_get() with the supported CPUID fetched from the KVM device
+ * (kvm_device_open(); quietly: pmu "none" when KVM is not usable) and
+ * kvm = nested ? "nested" : "native".
  */
 void host_info_collect(struct el_host_info *hi, bool nested);
 

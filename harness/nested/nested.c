@@ -73,9 +73,10 @@ bool nested_kvm_usable(void)
 		snprintf(unusable_reason, sizeof(unusable_reason), "ENTRYLAB_FORCE_NESTED is set");
 		return false;
 	}
-	kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	kvm = kvm_device_open();
 	if (kvm < 0) {
-		snprintf(unusable_reason, sizeof(unusable_reason), "/dev/kvm: %s", strerror(errno));
+		snprintf(unusable_reason, sizeof(unusable_reason), "%.200s: %s", kvm_device_path(),
+			 strerror(errno));
 		return false;
 	}
 	version = __kvm_ioctl(kvm, KVM_GET_API_VERSION, 0);
