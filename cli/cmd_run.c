@@ -1,8 +1,9 @@
 /*
- * `entrylab run`: validate everything, open the records file (a path that
- * cannot take records is a usage error before any boot), pick native KVM
- * or the nested runner, then boot once per --repeat, write one record per
- * boot, and print one aggregate of them all (summary.h).
+ * `entrylab run`: validate everything, pick the engine (engine_select:
+ * native KVM, the nested runner or Bochs), open the records file (a path
+ * that cannot take records is a usage error before any boot), then boot
+ * once per --repeat, write one record per boot, and print one aggregate of
+ * them all (summary.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "bochs.h"
 #include "cli.h"
 #include "commands.h"
+#include "engine.h"
 #include "nested.h"
 #include "record.h"
 #include "record_out.h"
@@ -106,7 +108,7 @@ static void run_nested_timeout_record(const struct el_cli_run *cli, struct recor
 
 /* The whole command, as typed, in the nested runner's VM. */
 static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
-		      struct record_out *out)
+		      struct record_out *out, const char *why)
 {
 	const char *files[3] = {NULL};
 	unsigned n = 0;
@@ -117,7 +119,7 @@ static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 	if (cli->req.kernel)
 		files[n++] = cli->req.kernel;
 	rc = nested_run(&(struct nested_request){
-		.argc = argc + 1, .argv = argv - 1, .output = out, .files = files,
+		.argc = argc + 1, .argv = argv - 1, .output = out, .files = files, .why = why,
 		.verbose = cli->req.verbose, .timeout_s = cli->req.timeout_s,
 		.boots = cli->req.repeat,
 		.expects_record = true,
@@ -131,33 +133,32 @@ static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 
 static int run_command(int argc, char **argv, struct el_cli_run *cli)
 {
+	static struct engine_probe engine; /* the facts hold paths: off the stack */
 	char defpath[256];
 	const char *output = nested_is_inner() ? nested_inner_output() : cli->output;
 	struct record_out out;
-	bool usable;
+	bool usable, slow;
 	int rc;
 
+	if ((rc = engine_select("run", &(struct engine_request){.bochs = cli->bochs,
+								.nested = cli->nested},
+				&engine)))
+		return rc;
+	usable = engine.d.kind != ENGINE_NESTED;
+	/* Bochs runs slower than the nested runner's TCG: its estimate at the least */
+	slow = cli->bochs || nested_is_inner() || !usable;
+	/* a timeout shorter than the work asked for is refused before anything is created */
+	if ((rc = cli_timeout("run", cli, slow)))
+		return rc;
 	if (!output) {
 		if (record_default_path(cli->req.bench, defpath, sizeof(defpath)))
 			return EL_EXIT_USAGE;
 		output = defpath;
 	}
-	usable = cli->bochs || nested_is_inner() ||
-		 (cli->nested != EL_NESTED_FORCE && nested_kvm_usable());
-	if (!usable && cli->nested == EL_NESTED_FORBID) {
-		fprintf(stderr, "entrylab run: /dev/kvm is not usable here and --no-nested "
-				"forbids the nested runner; drop --no-nested or run on a host "
-				"with KVM\n");
-		return EL_EXIT_UNSUPPORTED;
-	}
-	/* a timeout shorter than the work asked for is refused before anything is created */
-	/* Bochs runs slower than the nested runner's TCG: its estimate at the least */
-	if ((rc = cli_timeout("run", cli, cli->bochs || nested_is_inner() || !usable)))
-		return rc;
 	if ((rc = record_out_open(&out, "run", output)))
 		return rc;
 	nested_inner_test_crash(); /* tests only: ENTRYLAB_TEST_INNER_CRASH */
-	rc = usable ? run_native(cli, &out) : run_nested(argc, argv, cli, &out);
+	rc = usable ? run_native(cli, &out) : run_nested(argc, argv, cli, &out, engine.d.reason);
 	if (record_out_close(&out) && !rc)
 		rc = EL_EXIT_VMM;
 	return rc;

@@ -6,6 +6,7 @@
 #define EL_HOST_INFO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cpuid.h"
@@ -39,9 +40,8 @@ struct el_host_info {
 int host_info_get(struct el_host_info *hi, const struct el_cpuid *supported);
 
 /*
- * host_info_get() with the supported CPUID fetched from the KVM device
- * (kvm_device_open(); quietly: pmu "none" when KVM is not usable) and
- * kvm = nested ? "nested" : "native".
+ * host_info_get() with the supported CPUID fetched from /dev/kvm (quietly:
+ * pmu "none" when KVM is not usable) and kvm = nested ? "nested" : "native".
  */
 void host_info_collect(struct el_host_info *hi, bool nested);
 
@@ -51,6 +51,12 @@ void host_info_collect(struct el_host_info *hi, bool nested);
  * or the core counters (80000001H:ECX[23]).  Pure.
  */
 const char *host_pmu_kind(const struct el_cpuid *supported);
+
+/*
+ * The KVM modules loaded here (/sys/module: kvm, kvm_intel, kvm_amd,
+ * kvm_pvm), space-separated into out; "" when none is.
+ */
+void host_kvm_modules(char *out, size_t cap);
 
 /* Family/model/stepping from CPUID.01H:EAX, extended fields included.  Pure. */
 void host_decode_signature(uint32_t eax, unsigned *family, unsigned *model, unsigned *stepping);
