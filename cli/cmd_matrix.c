@@ -398,9 +398,13 @@ int cmd_matrix(int argc, char **argv)
 	if ((rc = matrix_estimate(m, inner || !usable || m->o.bochs)))
 		goto out;
 	if (m->o.dry_run) {
+		char line[ENGINE_LINE_MAX];
+
 		matrix_dir_name(m, &d);
 		matrix_print_plan(stdout, m, usable && !m->o.trace, d.runs);
 		matrix_print_estimate(stdout, m);
+		engine_line(&engine, line, sizeof(line));
+		printf("%s\n", line);
 		goto out;
 	}
 	if (inner) {

@@ -3,7 +3,8 @@
  * native KVM, the nested runner or Bochs), open the records file (a path
  * that cannot take records is a usage error before any boot), then boot
  * once per --repeat, write one record per boot, and print one aggregate of
- * them all (summary.h).
+ * them all (summary.h).  --dry-run stops before the file: what would boot,
+ * and the engine with its reason.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,45 @@ static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 	return rc;
 }
 
+/*
+ * --dry-run: everything checked as for a run (options, programs, --timeout,
+ * the -o path, the engine), then what would boot, the engine and why; no
+ * VM, no file.
+ */
+static int run_dry(const struct el_cli_run *cli, const struct engine_probe *engine, bool slow)
+{
+	char err[4200], line[ENGINE_LINE_MAX];
+	struct el_estimate e;
+
+	if (cli->output && record_out_check(cli->output, err, sizeof(err))) {
+		fprintf(stderr, "entrylab run: output %s\n", err);
+		return EL_EXIT_USAGE;
+	}
+	request_estimate(&cli->req, slow, &e);
+	printf("entrylab run --dry-run: %u boot(s), a fresh VM each; nothing booted\n",
+	       cli->req.repeat);
+	printf("  program   %s", cli->req.exec ? cli->req.exec : cli->req.bench ? cli->req.bench
+									: "(boot only)");
+	for (int i = 0; i < cli->req.nargs; i++)
+		printf(" %s", cli->req.args[i]);
+	printf("\n  cpu       %s\n  append    %s\n", cli->req.cpu_spec,
+	       cli->req.append && *cli->req.append ? cli->req.append : "(none)");
+	if (cli->req.kernel)
+		printf("  kernel    %s\n", cli->req.kernel);
+	if (cli->req.events)
+		printf("  events    %s\n", cli->req.events);
+	printf("  memory    %lluM\n", (unsigned long long)(cli->req.mem_bytes >> 20));
+	printf("  timeout   %.0f s per boot", cli->req.timeout_s);
+	if (e.known)
+		printf(" (estimate ~%.1f s: %llu %ss at ~%.0f ns + boot)", e.run_s,
+		       (unsigned long long)e.iterations, e.unit, e.per_iter_ns);
+	printf("\n  records   %s\n", cli->output ? cli->output
+					 : "a new file under results/ (default; -o FILE to choose)");
+	engine_line(engine, line, sizeof(line));
+	printf("%s\n", line);
+	return 0;
+}
+
 static int run_command(int argc, char **argv, struct el_cli_run *cli)
 {
 	static struct engine_probe engine; /* the facts hold paths: off the stack */
@@ -150,6 +190,8 @@ static int run_command(int argc, char **argv, struct el_cli_run *cli)
 	/* a timeout shorter than the work asked for is refused before anything is created */
 	if ((rc = cli_timeout("run", cli, slow)))
 		return rc;
+	if (cli->dry_run)
+		return run_dry(cli, &engine, slow);
 	if (!output) {
 		if (record_default_path(cli->req.bench, defpath, sizeof(defpath)))
 			return EL_EXIT_USAGE;

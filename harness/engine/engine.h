@@ -1,7 +1,8 @@
 /*
  * Which engine a command will use, and why: the one answer for the CLI
- * (`run`, `matrix`, `cpuid`) and, linked into them, the tests, so that no
- * test guesses the engine differently from entrylab.
+ * (`run`, `matrix`, `cpuid`, `entrylab engine`, the --dry-run lines) and,
+ * linked into them, the tests, so that no test guesses the engine
+ * differently from entrylab.
  *
  * Two halves: engine_facts_get() looks at the host (the KVM device and what
  * it answers, the modules loaded, the nested runner's and Bochs's tools);
@@ -110,5 +111,9 @@ void engine_probe(const struct engine_request *rq, struct engine_probe *out);
  * EL_EXIT_UNSUPPORTED after "entrylab CMD: <reason>" on stderr.
  */
 int engine_select(const char *cmd, const struct engine_request *rq, struct engine_probe *out);
+
+/* "engine: nested (<reason>)": the line --dry-run prints (len: ENGINE_LINE_MAX will do). */
+#define ENGINE_LINE_MAX (ENGINE_REASON_MAX + 32)
+void engine_line(const struct engine_probe *p, char *buf, size_t len);
 
 #endif

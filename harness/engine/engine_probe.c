@@ -1,7 +1,7 @@
 /*
  * The engine probe's facts (engine.h): the KVM device and what it answers,
  * step by step as the VMM would use it, the modules loaded, and the tools
- * of the nested runner and of Bochs; then the decision.
+ * of the nested runner and of Bochs; then the decision, and its one line.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -98,4 +98,9 @@ int engine_select(const char *cmd, const struct engine_request *rq, struct engin
 		return 0;
 	fprintf(stderr, "entrylab %s: %s\n", cmd, out->d.reason);
 	return EL_EXIT_UNSUPPORTED;
+}
+
+void engine_line(const struct engine_probe *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "engine: %s (%s)", engine_kind_name(p->d.kind), p->d.reason);
 }

@@ -2,15 +2,18 @@
  * The engine decision (harness/engine/engine.h): each rule on hand-filled
  * facts (engine_decide() is pure), then the probe itself where it needs no
  * KVM: $ENTRYLAB_KVM_DEVICE naming a path that does not exist, and
- * ENTRYLAB_FORCE_NESTED; and the KVM device variable kept out of the
- * nested runner's VM.
+ * ENTRYLAB_FORCE_NESTED; `entrylab engine --json` in-process; and the KVM
+ * device variable kept out of the nested runner's VM.
  */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <errno.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "engine.h"
 #include "host_io.h"
 #include "kvm.h"
@@ -257,6 +260,41 @@ Test(engine, select_refuses_none_with_121)
 	cr_expect_eq(engine_select("run", &automatic, &p), 0);
 	unsetenv(KVM_DEVICE_ENV);
 	cr_expect_eq(p.d.kind, ENGINE_NESTED);
+}
+
+/* `entrylab engine --json` in-process: one object saying nested, naming the device. */
+Test(engine, cmd_engine_json_names_the_device, .init = cr_redirect_stdout)
+{
+	char *argv[] = {"engine", "--json", NULL}, buf[65536];
+	struct json_object *o, *v;
+	size_t n;
+	FILE *f;
+
+	setenv(KVM_DEVICE_ENV, "/nonexistent", 1);
+	cr_assert_eq(cmd_engine(2, argv), 0);
+	unsetenv(KVM_DEVICE_ENV);
+	fflush(stdout);
+	f = cr_get_redirected_stdout();
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	o = json_tokener_parse(buf);
+	cr_assert(o, "not one JSON object: %s", buf);
+	cr_assert(json_object_object_get_ex(o, "engine", &v));
+	cr_expect_str_eq(json_object_get_string(v), "nested");
+	cr_assert(json_object_object_get_ex(o, "reason", &v));
+	cr_expect(strstr(json_object_get_string(v), "/nonexistent"), "%s", buf);
+	json_object_put(o);
+}
+
+Test(engine, cmd_engine_bad_usage_is_120)
+{
+	char *bad_engine[] = {"engine", "--engine", "xen", NULL};
+	char *extra[] = {"engine", "run", NULL};
+	char *bochs_nested[] = {"engine", "--engine", "bochs", "--nested", NULL};
+
+	cr_expect_eq(cmd_engine(3, bad_engine), EL_EXIT_USAGE);
+	cr_expect_eq(cmd_engine(2, extra), EL_EXIT_USAGE);
+	cr_expect_eq(cmd_engine(4, bochs_nested), EL_EXIT_USAGE);
 }
 
 /* ---- the inner entrylab uses the VM's own /dev/kvm ---- */
