@@ -31,10 +31,10 @@ void kvm_last_error_clear(void);
  * /dev/kvm.  Every open of KVM on the host side goes through
  * kvm_device_open() (the VMM, the engine probe, `entrylab cpuid`, the host
  * facts of records, the matrix's prerequisites), so a path that does not
- * exist makes entrylab behave as on a host without /dev/kvm: the nested
- * runner.  The nested runner's VM never gets the variable
- * (harness/nested/init unsets it): the inner entrylab uses the VM's own
- * /dev/kvm.
+ * exist makes entrylab, and the tests that ask the engine probe, behave as
+ * on a host without /dev/kvm: the nested runner.  The nested runner's VM
+ * never gets the variable (harness/nested/init unsets it): the inner
+ * entrylab uses the VM's own /dev/kvm.
  */
 #define KVM_DEVICE_ENV "ENTRYLAB_KVM_DEVICE"
 #define KVM_DEVICE_DEFAULT "/dev/kvm"

@@ -1,8 +1,8 @@
 /*
- * Which engine a command will use, and why: the one answer for the CLI
- * (`run`, `matrix`, `cpuid`, `entrylab engine`, the --dry-run lines) and,
- * linked into them, the tests, so that no test guesses the engine
- * differently from entrylab.
+ * Which engine a command will use, and why: the one answer the CLI (`run`,
+ * `matrix`, `cpuid`, `entrylab engine`, the --dry-run lines) and the tests
+ * (tests/kvm/harness.c nested_mode()) share, so that no test guesses the
+ * engine differently from entrylab.
  *
  * Two halves: engine_facts_get() looks at the host (the KVM device and what
  * it answers, the modules loaded, the nested runner's and Bochs's tools);
