@@ -29,6 +29,7 @@ struct el_cli_run {
 	enum el_nested_mode nested;
 	bool bochs;                /* --engine bochs */
 	const char *cpu_model;     /* --cpu-model (Bochs's), NULL = none */
+	bool dry_run;              /* run --dry-run: checked, what would boot shown, nothing booted */
 };
 
 struct el_cli_trace {

@@ -20,6 +20,7 @@ enum {
 	OPT_STRICT,
 	OPT_ENGINE,
 	OPT_CPU_MODEL,
+	OPT_DRY_RUN,
 };
 
 static const struct option run_options[] = {
@@ -32,6 +33,7 @@ static const struct option run_options[] = {
 	{"strict", no_argument, 0, OPT_STRICT},
 	{"engine", required_argument, 0, OPT_ENGINE},
 	{"cpu-model", required_argument, 0, OPT_CPU_MODEL},
+	{"dry-run", no_argument, 0, OPT_DRY_RUN},
 	{0, 0, 0, 0},
 };
 
@@ -64,6 +66,8 @@ static void run_usage(FILE *f)
 		"                        booted by GRUB, for functional runs (PCID, INVPCID);\n"
 		"                        no counters or timings there, the record says so\n"
 		"      --cpu-model M     Bochs's CPU model (with --engine bochs; see below)\n"
+		"      --dry-run         check everything, print what would boot and the engine\n"
+		"                        with its reason (entrylab engine); boot nothing\n"
 		"  -v                    guest console on stderr (control bytes as \\xHH)\n",
 		EL_DEFAULT_TIMEOUT);
 	cli_limits_help(f);
@@ -92,6 +96,7 @@ static int parse_one(int opt, const char *arg, struct el_cli_run *cli)
 		cli->bochs = !strcmp(arg, "bochs");
 		break;
 	case OPT_CPU_MODEL: cli->cpu_model = arg; break;
+	case OPT_DRY_RUN: cli->dry_run = true; break;
 	case 'r':
 		if (el_parse_u64(arg, 1, 1000, &v))
 			return cli_bad("run", "give e.g. -r 5", "--repeat '%s' is not in 1..1000", arg);

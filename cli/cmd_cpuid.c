@@ -12,6 +12,7 @@
 
 #include "cmd_cpuid.h"
 #include "cpuid.h"
+#include "engine.h"
 #include "host_info.h"
 #include "kvm.h"
 #include "nested.h"
@@ -203,6 +204,7 @@ static void print_json(const struct cpuid_opts *o, const struct cpuid_views *v,
 int cmd_cpuid(int argc, char **argv)
 {
 	static struct cpuid_views views; /* 30 KiB of tables */
+	static struct engine_probe engine;
 	struct el_host_info hi;
 	struct cpuid_opts o;
 	char err[512];
@@ -214,20 +216,11 @@ int cmd_cpuid(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (!nested_is_inner()) {
-		bool usable = o.nested != EL_NESTED_FORCE && nested_kvm_usable();
-
-		if (!usable && o.nested == EL_NESTED_FORBID) {
-			fprintf(stderr,
-				"entrylab cpuid: /dev/kvm is not usable here and --no-nested "
-				"forbids the nested runner; drop --no-nested or run on a "
-				"host with KVM\n");
-			return EL_EXIT_UNSUPPORTED;
-		}
-		if (!usable)
-			return nested_run(&(struct nested_request){
-				.argc = argc + 1, .argv = argv - 1, .boots = 1});
-	}
+	if ((rc = engine_select("cpuid", &(struct engine_request){.nested = o.nested}, &engine)))
+		return rc;
+	if (engine.d.kind == ENGINE_NESTED)
+		return nested_run(&(struct nested_request){
+			.argc = argc + 1, .argv = argv - 1, .why = engine.d.reason, .boots = 1});
 	rc = views_get(&o, &views, &hi);
 	if (rc)
 		return rc;

@@ -10,8 +10,9 @@
 
 /*
  * argv[0] is "cpuid".  Handles --nested/--no-nested like `entrylab run`:
- * without a usable /dev/kvm it re-runs itself in the nested runner
- * (nested_run()); --no-nested then fails with a message naming /dev/kvm.
+ * where the engine probe (engine.h) says nested it re-runs itself in the
+ * nested runner (nested_run()); --no-nested then fails with the probe's
+ * reason, naming the KVM device.
  * Returns 0, EL_EXIT_USAGE (bad option or spec syntax), EL_EXIT_UNSUPPORTED
  * (+feat the host's KVM lacks, a toggle KVM did not keep -- the table is
  * printed first --, or no KVM and --no-nested) or EL_EXIT_VMM

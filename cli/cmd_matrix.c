@@ -13,6 +13,7 @@
 #include "bochs.h"
 #include "cmd_matrix.h"
 #include "commands.h"
+#include "engine.h"
 #include "parse_num.h"
 #include "matrix.h"
 #include "metric.h"
@@ -354,6 +355,7 @@ static int resume_options(struct matrix *m, struct matrix_saved *s)
 
 int cmd_matrix(int argc, char **argv)
 {
+	static struct engine_probe engine; /* the facts hold paths: off the stack */
 	struct matrix *m = calloc(1, sizeof(*m));
 	struct matrix_saved saved = {0};
 	struct matrix_dir d;
@@ -385,31 +387,32 @@ int cmd_matrix(int argc, char **argv)
 	    (m->o.resume && (rc = matrix_plan_matches(m, &saved, m->o.resume))))
 		goto out;
 	/* --trace needs no KVM: QEMU TCG here, so never the nested runner. */
-	usable = inner || m->o.trace || m->o.bochs ||
-		 (m->o.nested != EL_NESTED_FORCE && nested_kvm_usable());
-	if (usable && !m->o.trace && !m->o.bochs)
+	if ((rc = engine_select("matrix", &(struct engine_request){.bochs = m->o.bochs,
+								   .trace = m->o.trace,
+								   .nested = m->o.nested},
+				&engine)))
+		goto out;
+	usable = engine.d.kind != ENGINE_NESTED;
+	if (engine.d.kind == ENGINE_NATIVE)
 		matrix_prerequisites(m);
 	if ((rc = matrix_estimate(m, inner || !usable || m->o.bochs)))
 		goto out;
 	if (m->o.dry_run) {
+		char line[ENGINE_LINE_MAX];
+
 		matrix_dir_name(m, &d);
 		matrix_print_plan(stdout, m, usable && !m->o.trace, d.runs);
 		matrix_print_estimate(stdout, m);
+		engine_line(&engine, line, sizeof(line));
+		printf("%s\n", line);
 		goto out;
 	}
 	if (inner) {
 		rc = matrix_session_inner(m, m->o.resume ? &saved : NULL);
 		goto out;
 	}
-	if (!usable && m->o.nested == EL_NESTED_FORBID) {
-		fprintf(stderr, "entrylab matrix: /dev/kvm is not usable here and --no-nested "
-				"forbids the nested runner; drop --no-nested or run on a host with "
-				"KVM\n");
-		rc = EL_EXIT_UNSUPPORTED;
-		goto out;
-	}
-	rc = matrix_session_host(m, m->o.resume ? &saved : NULL, command, argc, argv, usable,
-				 nested_boot_timeout(m));
+	rc = matrix_session_host(m, m->o.resume ? &saved : NULL, command, argc, argv,
+				 usable ? NULL : engine.d.reason, nested_boot_timeout(m));
 out:
 	matrix_saved_free(&saved);
 	matrix_free(m);

@@ -17,14 +17,16 @@ void cmd_matrix_print(const struct matrix *m, struct report *r, const char *outp
 
 /*
  * On the host: the directory made (or, --resume, reopened and its done
- * runs read), plan.json written, the runs done here (usable /dev/kvm) or in
- * one nested VM (boot_timeout_s per boot), SIGINT/SIGTERM handled, then the
- * report from the records file printed and saved.  s: the plan --resume
- * read, NULL otherwise; command: the command line as typed (for plan.json
- * and the report).  Returns the exit status.
+ * runs read), plan.json written, the runs done here (nested_why NULL: the
+ * engine is native KVM, Bochs or, --trace, QEMU TCG) or in one nested VM
+ * (nested_why: the engine probe's reason for it; boot_timeout_s per boot),
+ * SIGINT/SIGTERM handled, then the report from the records file printed
+ * and saved.  s: the plan --resume read, NULL otherwise; command: the
+ * command line as typed (for plan.json and the report).  Returns the exit
+ * status.
  */
 int matrix_session_host(struct matrix *m, const struct matrix_saved *s, const char *command,
-			int argc, char **argv, bool usable, double boot_timeout_s);
+			int argc, char **argv, const char *nested_why, double boot_timeout_s);
 
 /* Inside the nested VM: the plan's runs not done yet, records to the inner output file. */
 int matrix_session_inner(struct matrix *m, const struct matrix_saved *s);

@@ -1,8 +1,10 @@
 /*
- * `entrylab run`: validate everything, open the records file (a path that
- * cannot take records is a usage error before any boot), pick native KVM
- * or the nested runner, then boot once per --repeat, write one record per
- * boot, and print one aggregate of them all (summary.h).
+ * `entrylab run`: validate everything, pick the engine (engine_select:
+ * native KVM, the nested runner or Bochs), open the records file (a path
+ * that cannot take records is a usage error before any boot), then boot
+ * once per --repeat, write one record per boot, and print one aggregate of
+ * them all (summary.h).  --dry-run stops before the file: what would boot,
+ * and the engine with its reason.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 #include "bochs.h"
 #include "cli.h"
 #include "commands.h"
+#include "engine.h"
 #include "nested.h"
 #include "record.h"
 #include "record_out.h"
@@ -106,7 +109,7 @@ static void run_nested_timeout_record(const struct el_cli_run *cli, struct recor
 
 /* The whole command, as typed, in the nested runner's VM. */
 static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
-		      struct record_out *out)
+		      struct record_out *out, const char *why)
 {
 	const char *files[3] = {NULL};
 	unsigned n = 0;
@@ -117,7 +120,7 @@ static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 	if (cli->req.kernel)
 		files[n++] = cli->req.kernel;
 	rc = nested_run(&(struct nested_request){
-		.argc = argc + 1, .argv = argv - 1, .output = out, .files = files,
+		.argc = argc + 1, .argv = argv - 1, .output = out, .files = files, .why = why,
 		.verbose = cli->req.verbose, .timeout_s = cli->req.timeout_s,
 		.boots = cli->req.repeat,
 		.expects_record = true,
@@ -129,35 +132,75 @@ static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 	return rc;
 }
 
+/*
+ * --dry-run: everything checked as for a run (options, programs, --timeout,
+ * the -o path, the engine), then what would boot, the engine and why; no
+ * VM, no file.
+ */
+static int run_dry(const struct el_cli_run *cli, const struct engine_probe *engine, bool slow)
+{
+	char err[4200], line[ENGINE_LINE_MAX];
+	struct el_estimate e;
+
+	if (cli->output && record_out_check(cli->output, err, sizeof(err))) {
+		fprintf(stderr, "entrylab run: output %s\n", err);
+		return EL_EXIT_USAGE;
+	}
+	request_estimate(&cli->req, slow, &e);
+	printf("entrylab run --dry-run: %u boot(s), a fresh VM each; nothing booted\n",
+	       cli->req.repeat);
+	printf("  program   %s", cli->req.exec ? cli->req.exec : cli->req.bench ? cli->req.bench
+									: "(boot only)");
+	for (int i = 0; i < cli->req.nargs; i++)
+		printf(" %s", cli->req.args[i]);
+	printf("\n  cpu       %s\n  append    %s\n", cli->req.cpu_spec,
+	       cli->req.append && *cli->req.append ? cli->req.append : "(none)");
+	if (cli->req.kernel)
+		printf("  kernel    %s\n", cli->req.kernel);
+	if (cli->req.events)
+		printf("  events    %s\n", cli->req.events);
+	printf("  memory    %lluM\n", (unsigned long long)(cli->req.mem_bytes >> 20));
+	printf("  timeout   %.0f s per boot", cli->req.timeout_s);
+	if (e.known)
+		printf(" (estimate ~%.1f s: %llu %ss at ~%.0f ns + boot)", e.run_s,
+		       (unsigned long long)e.iterations, e.unit, e.per_iter_ns);
+	printf("\n  records   %s\n", cli->output ? cli->output
+					 : "a new file under results/ (default; -o FILE to choose)");
+	engine_line(engine, line, sizeof(line));
+	printf("%s\n", line);
+	return 0;
+}
+
 static int run_command(int argc, char **argv, struct el_cli_run *cli)
 {
+	static struct engine_probe engine; /* the facts hold paths: off the stack */
 	char defpath[256];
 	const char *output = nested_is_inner() ? nested_inner_output() : cli->output;
 	struct record_out out;
-	bool usable;
+	bool usable, slow;
 	int rc;
 
+	if ((rc = engine_select("run", &(struct engine_request){.bochs = cli->bochs,
+								.nested = cli->nested},
+				&engine)))
+		return rc;
+	usable = engine.d.kind != ENGINE_NESTED;
+	/* Bochs runs slower than the nested runner's TCG: its estimate at the least */
+	slow = cli->bochs || nested_is_inner() || !usable;
+	/* a timeout shorter than the work asked for is refused before anything is created */
+	if ((rc = cli_timeout("run", cli, slow)))
+		return rc;
+	if (cli->dry_run)
+		return run_dry(cli, &engine, slow);
 	if (!output) {
 		if (record_default_path(cli->req.bench, defpath, sizeof(defpath)))
 			return EL_EXIT_USAGE;
 		output = defpath;
 	}
-	usable = cli->bochs || nested_is_inner() ||
-		 (cli->nested != EL_NESTED_FORCE && nested_kvm_usable());
-	if (!usable && cli->nested == EL_NESTED_FORBID) {
-		fprintf(stderr, "entrylab run: /dev/kvm is not usable here and --no-nested "
-				"forbids the nested runner; drop --no-nested or run on a host "
-				"with KVM\n");
-		return EL_EXIT_UNSUPPORTED;
-	}
-	/* a timeout shorter than the work asked for is refused before anything is created */
-	/* Bochs runs slower than the nested runner's TCG: its estimate at the least */
-	if ((rc = cli_timeout("run", cli, cli->bochs || nested_is_inner() || !usable)))
-		return rc;
 	if ((rc = record_out_open(&out, "run", output)))
 		return rc;
 	nested_inner_test_crash(); /* tests only: ENTRYLAB_TEST_INNER_CRASH */
-	rc = usable ? run_native(cli, &out) : run_nested(argc, argv, cli, &out);
+	rc = usable ? run_native(cli, &out) : run_nested(argc, argv, cli, &out, engine.d.reason);
 	if (record_out_close(&out) && !rc)
 		rc = EL_EXIT_VMM;
 	return rc;

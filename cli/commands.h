@@ -8,5 +8,6 @@ int cmd_cpuid(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_engine(int argc, char **argv);
 
 #endif

@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{"matrix", cmd_matrix, "matrix EXPERIMENT [OPTIONS]       every variant of an experiment, repeated"},
 	{"compare", cmd_compare, "compare [--json|-x SEP] FILE...   side-by-side table of records"},
 	{"cpuid", cmd_cpuid, "cpuid [--cpu SPEC] [--json]       what the guest would see"},
+	{"engine", cmd_engine, "engine [--json]                   which engine runs here, and why"},
 	{"list", cmd_list, "list benches|events|knobs|features|experiments"},
 };
 

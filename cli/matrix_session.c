@@ -26,7 +26,8 @@
 #include "status.h"
 
 /* The whole matrix as one command in one nested VM: `entrylab matrix --resume DIR`. */
-static int run_nested(struct matrix *m, struct matrix_dir *d, double boot_timeout_s)
+static int run_nested(struct matrix *m, struct matrix_dir *d, const char *why,
+		      double boot_timeout_s)
 {
 	char file[PATH_MAX], *done = matrix_done_list(m);
 	char *argv[8] = {"entrylab", "matrix", "--resume", d->dir, "--done-runs", done};
@@ -43,7 +44,7 @@ static int run_nested(struct matrix *m, struct matrix_dir *d, double boot_timeou
 	argv[argc] = NULL;
 	matrix_progress_init(&p, m);
 	rc = nested_run(&(struct nested_request){
-		.argc = argc, .argv = argv, .output = &d->out, .files = files,
+		.argc = argc, .argv = argv, .output = &d->out, .files = files, .why = why,
 		.verbose = m->o.verbose, .timeout_s = boot_timeout_s,
 		.boots = m->nv * m->repeat, .on_record = matrix_progress_line, .ctx = &p,
 		.stop = matrix_signal_flag(),
@@ -134,7 +135,7 @@ static int finish(struct matrix *m, struct matrix_dir *d, const char *command, t
 }
 
 int matrix_session_host(struct matrix *m, const struct matrix_saved *s, const char *command,
-			int argc, char **argv, bool usable, double boot_timeout_s)
+			int argc, char **argv, const char *nested_why, double boot_timeout_s)
 {
 	time_t since = time(NULL);
 	struct matrix_dir d;
@@ -154,7 +155,7 @@ int matrix_session_host(struct matrix *m, const struct matrix_saved *s, const ch
 		return rc;
 	}
 	matrix_signal_install();
-	rc = usable ? matrix_exec(m, &d.out) : run_nested(m, &d, boot_timeout_s);
+	rc = nested_why ? run_nested(m, &d, nested_why, boot_timeout_s) : matrix_exec(m, &d.out);
 	sig = matrix_signal_stopped();
 	if (record_out_close(&d.out) && (!rc || sig))
 		rc = EL_EXIT_VMM;

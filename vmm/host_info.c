@@ -11,6 +11,7 @@
 
 
 #include "host_info.h"
+#include "kvm.h"
 
 /* <cpuid.h> would resolve to vmm/cpuid.h, so the instruction is spelled out. */
 static void host_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
@@ -92,8 +93,9 @@ static void brand_string(char out[49])
 		s[-1] = 0;
 }
 
-/* KVM modules worth telling apart; the first one loaded is the host's. */
-static const char *const kvm_modules[] = {"kvm_intel", "kvm_amd", "kvm_pvm"};
+/* KVM modules worth telling apart: kvm, then the vendor ones (the first loaded is the host's) */
+static const char *const kvm_modules[] = {"kvm", "kvm_intel", "kvm_amd", "kvm_pvm"};
+#define KVM_VENDOR_MODULES 1 /* kvm_modules[1..]: the vendor modules */
 
 /* Parameters that change what guest entry, paging or counting cost. */
 static const char *const kvm_params[] = {
@@ -119,14 +121,33 @@ static int read_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+static bool module_loaded(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/%s", name);
+	return !access(path, F_OK);
+}
+
+void host_kvm_modules(char *out, size_t cap)
+{
+	size_t o = 0;
+
+	if (cap)
+		out[0] = 0;
+	for (size_t i = 0; i < sizeof(kvm_modules) / sizeof(kvm_modules[0]) && o < cap; i++)
+		if (module_loaded(kvm_modules[i]))
+			o += (size_t)snprintf(out + o, cap - o, "%s%s", o ? " " : "",
+					      kvm_modules[i]);
+}
+
 static void module_facts(struct el_host_info *hi)
 {
 	char path[128];
 
 	hi->kvm_module = "";
-	for (size_t i = 0; i < sizeof(kvm_modules) / sizeof(kvm_modules[0]); i++) {
-		snprintf(path, sizeof(path), "/sys/module/%s", kvm_modules[i]);
-		if (!access(path, F_OK)) {
+	for (size_t i = KVM_VENDOR_MODULES; i < sizeof(kvm_modules) / sizeof(kvm_modules[0]); i++) {
+		if (module_loaded(kvm_modules[i])) {
 			hi->kvm_module = kvm_modules[i];
 			break;
 		}
@@ -171,7 +192,7 @@ int host_info_get(struct el_host_info *hi, const struct el_cpuid *supported)
 void host_info_collect(struct el_host_info *hi, bool nested)
 {
 	static struct el_cpuid supported; /* 10 KiB: not on the caller's stack */
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	int fd = kvm_device_open();
 	bool have = fd >= 0 && cpuid_kvm_supported(fd, &supported) == 0;
 
 	if (fd >= 0)

@@ -6,6 +6,7 @@
 #define EL_HOST_INFO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cpuid.h"
@@ -50,6 +51,12 @@ void host_info_collect(struct el_host_info *hi, bool nested);
  * or the core counters (80000001H:ECX[23]).  Pure.
  */
 const char *host_pmu_kind(const struct el_cpuid *supported);
+
+/*
+ * The KVM modules loaded here (/sys/module: kvm, kvm_intel, kvm_amd,
+ * kvm_pvm), space-separated into out; "" when none is.
+ */
+void host_kvm_modules(char *out, size_t cap);
 
 /* Family/model/stepping from CPUID.01H:EAX, extended fields included.  Pure. */
 void host_decode_signature(uint32_t eax, unsigned *family, unsigned *model, unsigned *stepping);

@@ -1,10 +1,12 @@
 /*
- * /dev/kvm: the checked ioctl wrapper and the API/capability checks done
- * once per VM before anything else touches KVM.
+ * The KVM device (/dev/kvm or $ENTRYLAB_KVM_DEVICE, kvm.h): which one, the
+ * checked ioctl wrapper and the API/capability checks done once per VM
+ * before anything else touches KVM.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,36 +59,63 @@ static const struct {
 	{KVM_CAP_IRQCHIP, "KVM_CAP_IRQCHIP (in-kernel LAPIC, IOAPIC, PIC)"},
 };
 
+const char *kvm_device_path(void)
+{
+	const char *dev = getenv(KVM_DEVICE_ENV);
+
+	return dev && *dev ? dev : KVM_DEVICE_DEFAULT;
+}
+
+bool kvm_device_from_env(void)
+{
+	const char *dev = getenv(KVM_DEVICE_ENV);
+
+	return dev && *dev;
+}
+
+int kvm_device_open(void)
+{
+	return open(kvm_device_path(), O_RDWR | O_CLOEXEC);
+}
+
+const char *kvm_missing_cap(int kvm_fd)
+{
+	for (size_t i = 0; i < sizeof(kvm_required_caps) / sizeof(kvm_required_caps[0]); i++)
+		if (kvm_cap(kvm_fd, kvm_required_caps[i].cap) <= 0)
+			return kvm_required_caps[i].name;
+	return NULL;
+}
+
 int kvm_open(char *err, size_t errlen)
 {
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	const char *dev = kvm_device_path(), *missing;
+	int fd = kvm_device_open();
 	int version;
 
 	if (fd < 0) {
 		snprintf(err, errlen,
-			 "cannot open /dev/kvm: %s; load kvm-intel or kvm-amd and make /dev/kvm "
+			 "cannot open %s%s: %s; load kvm-intel or kvm-amd and make %s "
 			 "read-writable for this user, or use --nested",
-			 strerror(errno));
+			 dev, kvm_device_from_env() ? " (" KVM_DEVICE_ENV ")" : "", strerror(errno),
+			 dev);
 		return -1;
 	}
 	version = __kvm_ioctl(fd, KVM_GET_API_VERSION, 0);
 	if (version != KVM_API_VERSION) {
 		snprintf(err, errlen,
-			 "/dev/kvm speaks API version %d, entrylab needs %d; this kernel's KVM "
+			 "%s speaks API version %d, entrylab needs %d; this kernel's KVM "
 			 "is not usable, use --nested",
-			 version, KVM_API_VERSION);
+			 dev, version, KVM_API_VERSION);
 		close(fd);
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof(kvm_required_caps) / sizeof(kvm_required_caps[0]); i++) {
-		if (kvm_cap(fd, kvm_required_caps[i].cap) <= 0) {
-			snprintf(err, errlen,
-				 "this host's KVM lacks %s, which entrylab needs; use a newer "
-				 "kernel or --nested",
-				 kvm_required_caps[i].name);
-			close(fd);
-			return -1;
-		}
+	if ((missing = kvm_missing_cap(fd))) {
+		snprintf(err, errlen,
+			 "this host's KVM (%s) lacks %s, which entrylab needs; use a newer "
+			 "kernel or --nested",
+			 dev, missing);
+		close(fd);
+		return -1;
 	}
 	return fd;
 }

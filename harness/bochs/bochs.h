@@ -49,6 +49,12 @@ struct bochs_rc {
 };
 int bochs_rc_text(const struct bochs_rc *rc, char *out, size_t outlen);
 
+/*
+ * The programs the engine runs, looked up in PATH: true when both are
+ * there; their paths in bochs and mkrescue ("" for one that is not).
+ */
+bool bochs_tools_find(char *bochs, char *mkrescue, size_t cap);
+
 /* The VGA BIOS Bochs needs, among those Debian installs; NULL if none. */
 const char *bochs_vgabios_path(void);
 

@@ -297,18 +297,29 @@ static void remove_tree(const char *dir)
 	rmdir(dir);
 }
 
+bool bochs_tools_find(char *bochs, char *mkrescue, size_t cap)
+{
+	bool b = qemu_find_exe("bochs", bochs, cap);
+	bool m = qemu_find_exe("grub-mkrescue", mkrescue, cap);
+
+	if (!b && cap)
+		bochs[0] = '\0';
+	if (!m && cap)
+		mkrescue[0] = '\0';
+	return b && m;
+}
+
 void bochs_run(const struct el_run_spec *spec, const char *model, struct el_run_result *res,
 	       char *logdir, size_t logdir_len)
 {
 	struct bochs_ctx c = {.spec = spec, .model = model, .res = res};
-	char exe[256];
+	char exe[256], mkrescue[256];
 
 	memset(res, 0, sizeof(*res));
 	snprintf(res->exit_reason, sizeof(res->exit_reason), "bochs");
 	if (logdir_len)
 		logdir[0] = '\0';
-	if (!qemu_find_exe("bochs", exe, sizeof(exe)) ||
-	    !qemu_find_exe("grub-mkrescue", exe, sizeof(exe))) {
+	if (!bochs_tools_find(exe, mkrescue, sizeof(exe))) {
 		fail(&c, EL_RUN_UNSUPPORTED, "--engine bochs needs bochs and grub-mkrescue in "
 		     "PATH; " BOCHS_INSTALL);
 		return;

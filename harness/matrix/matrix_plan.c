@@ -5,12 +5,12 @@
  * stop a run is found before the first boot.  Also the prerequisites
  * (features the host's KVM must offer) and the --dry-run listing.
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cpuid.h"
+#include "kvm.h"
 #include "matrix.h"
 #include "matrix_run.h"
 #include "status.h"
@@ -208,7 +208,7 @@ void matrix_prerequisites(struct matrix *m)
 {
 	struct el_cpuid *sup = calloc(1, sizeof(*sup));
 	uint64_t have = 0;
-	int kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	int kvm = kvm_device_open();
 
 	if (!sup || kvm < 0 || cpuid_kvm_supported(kvm, sup)) {
 		/* The runs themselves then say what is unsupported. */

@@ -49,66 +49,17 @@
 #include <unistd.h>
 
 #include "cpio.h"
-#include "cpuid.h"
 #include "host_elf.h"
 #include "host_io.h"
-#include "kvm.h"
 #include "nested.h"
 #include "nested_priv.h"
+#include "qemu_spawn.h"
 #include "status.h"
 
 #ifndef EL_NESTED_DIR
 #define EL_NESTED_DIR NULL
 #endif
 
-
-static char unusable_reason[256];
-
-bool nested_kvm_usable(void)
-{
-	const char *force = getenv("ENTRYLAB_FORCE_NESTED");
-	int kvm, vm, version;
-
-	if (force && *force && strcmp(force, "0")) {
-		snprintf(unusable_reason, sizeof(unusable_reason), "ENTRYLAB_FORCE_NESTED is set");
-		return false;
-	}
-	kvm = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (kvm < 0) {
-		snprintf(unusable_reason, sizeof(unusable_reason), "/dev/kvm: %s", strerror(errno));
-		return false;
-	}
-	version = __kvm_ioctl(kvm, KVM_GET_API_VERSION, 0);
-	if (version != KVM_API_VERSION) {
-		snprintf(unusable_reason, sizeof(unusable_reason),
-			 "KVM_GET_API_VERSION is %d, not %d", version, KVM_API_VERSION);
-		close(kvm);
-		return false;
-	}
-	do
-		vm = __kvm_ioctl(kvm, KVM_CREATE_VM, 0);
-	while (vm < 0 && errno == EINTR);
-	if (vm < 0) {
-		snprintf(unusable_reason, sizeof(unusable_reason), "KVM_CREATE_VM failed: %s",
-			 strerror(errno));
-		close(kvm);
-		return false;
-	}
-	close(vm);
-	/*
-	 * Some /dev/kvm implementations (e.g. kvm_pvm) run guests but ignore
-	 * KVM_SET_CPUID2: --cpu toggles would silently do nothing there.
-	 */
-	if (cpuid_kvm_honoured(kvm) != 1) {
-		snprintf(unusable_reason, sizeof(unusable_reason),
-			 "this host's /dev/kvm ignores KVM_SET_CPUID2 (CPU feature toggles "
-			 "would not reach the guest)");
-		close(kvm);
-		return false;
-	}
-	close(kvm);
-	return true;
-}
 
 bool nested_is_inner(void)
 {
@@ -224,54 +175,57 @@ fail:
 	return -1;
 }
 
-static const char *nested_dir(void)
+void nested_ready_get(struct nested_ready *r)
 {
-	const char *dir = getenv("ENTRYLAB_NESTED_DIR");
+	const char *qemu = getenv("ENTRYLAB_QEMU"), *dir = getenv("ENTRYLAB_NESTED_DIR");
+	const char *built = EL_NESTED_DIR;
 
-	return dir && *dir ? dir : EL_NESTED_DIR;
-}
-
-static bool nested_files(char *base, char *kernel, size_t cap)
-{
-	const char *dir = nested_dir();
-
+	memset(r, 0, sizeof(*r));
+	snprintf(r->qemu, sizeof(r->qemu), "%s", qemu && *qemu ? qemu : "qemu-system-x86_64");
+	if (!qemu_find_exe(r->qemu, r->qemu_path, sizeof(r->qemu_path)))
+		r->qemu_path[0] = '\0';
+	if (!(dir && *dir))
+		dir = built;
 	if (!dir) {
-		fprintf(stderr, "entrylab: nested runner: this build has no nested runner files; "
-				"configure with -DENTRYLAB_NESTED=ON and build, or set "
-				"ENTRYLAB_NESTED_DIR\n");
-		return false;
+		snprintf(r->why, sizeof(r->why), "this build has no nested runner files; configure "
+			 "with -DENTRYLAB_NESTED=ON and build, or set ENTRYLAB_NESTED_DIR");
+		return;
 	}
-	snprintf(base, cap, "%s/base.cpio", dir);
-	snprintf(kernel, cap, "%s/kernel", dir);
-	if (access(base, R_OK) || access(kernel, R_OK)) {
-		fprintf(stderr, "entrylab: nested runner: %s is missing (%s); run "
-				"harness/nested/fetch-kernel.sh build/nested/cache, then "
-				"cmake --build build (the README's set-up does both), or point "
-				"ENTRYLAB_NESTED_DIR at a directory holding base.cpio and kernel\n",
-			access(base, R_OK) ? base : kernel, strerror(errno));
-		return false;
+	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	snprintf(r->base, sizeof(r->base), "%s/base.cpio", r->dir);
+	snprintf(r->kernel, sizeof(r->kernel), "%s/kernel", r->dir);
+	if (access(r->base, R_OK) || access(r->kernel, R_OK)) {
+		snprintf(r->why, sizeof(r->why), "%s is missing (%s); run harness/nested/"
+			 "fetch-kernel.sh build/nested/cache, then cmake --build build (the "
+			 "README's set-up does both), or point ENTRYLAB_NESTED_DIR at a directory "
+			 "holding base.cpio and kernel", access(r->base, R_OK) ? r->base : r->kernel,
+			 strerror(errno));
+		return;
 	}
-	return true;
+	r->files = true;
 }
 
 int nested_run(const struct nested_request *r)
 {
-	char base[4096], kernel[4096];
+	static struct nested_ready ready; /* 17 KiB of paths: off the stack */
 	struct el_cpio c;
 	int fd, rc;
 
 	if (nested_is_inner()) {
 		fprintf(stderr, "entrylab: nested runner: /dev/kvm is not usable inside the nested "
 				"VM either (%s); check the VM's console with -v\n",
-			unusable_reason[0] ? unusable_reason : "forced");
+			r->why ? r->why : "no reason given");
 		return EL_EXIT_VMM;
 	}
-	fprintf(stderr, "entrylab: no usable /dev/kvm here (%s): running this command in a "
-			"QEMU TCG VM with nested SVM. Timings there are not meaningful; PCID "
-			"and the PMU are unavailable under TCG.\n",
-		unusable_reason[0] ? unusable_reason : "--nested");
-	if (!nested_files(base, kernel, sizeof(base)))
+	fprintf(stderr, "entrylab: nested runner (%s): running this command in a QEMU TCG VM "
+			"with nested SVM. Timings there are not meaningful; PCID and the PMU are "
+			"unavailable under TCG.\n",
+		r->why ? r->why : "no reason given");
+	nested_ready_get(&ready);
+	if (!ready.files) {
+		fprintf(stderr, "entrylab: nested runner: %s\n", ready.why);
 		return EL_EXIT_VMM;
+	}
 	if (!self_is_static()) {
 		fprintf(stderr, "entrylab: nested runner: this entrylab is dynamically linked and "
 				"cannot run inside the VM; rebuild with -DENTRYLAB_STATIC=ON\n");
@@ -283,11 +237,11 @@ int nested_run(const struct nested_request *r)
 		el_cpio_free(&c);
 		return EL_EXIT_VMM;
 	}
-	fd = initrd_memfd(base, &c);
+	fd = initrd_memfd(ready.base, &c);
 	el_cpio_free(&c);
 	if (fd < 0)
 		return EL_EXIT_VMM;
-	rc = nested_session(r, fd, kernel);
+	rc = nested_session(r, fd, &ready);
 	close(fd);
 	return rc;
 }

@@ -16,8 +16,23 @@ struct record_out;
 /* --nested, --no-nested, or neither (use it when /dev/kvm is not usable). */
 enum el_nested_mode { EL_NESTED_AUTO, EL_NESTED_FORCE, EL_NESTED_FORBID };
 
-/* True when this process can create a VM on /dev/kvm. */
-bool nested_kvm_usable(void);
+/*
+ * Whether the runner can start here: the QEMU it would run
+ * ($ENTRYLAB_QEMU, else qemu-system-x86_64) found in PATH, and the VM's
+ * files (base.cpio, kernel) readable in $ENTRYLAB_NESTED_DIR, else the
+ * build's nested/ directory.  Native or nested is the engine probe's
+ * decision (harness/engine/engine.h), not this header's.
+ */
+#define NESTED_PATH_MAX 4096
+struct nested_ready {
+	char qemu[256];                   /* the QEMU binary as named (ENTRYLAB_QEMU or the default) */
+	char qemu_path[NESTED_PATH_MAX];  /* where PATH finds it; "" when it does not */
+	char dir[NESTED_PATH_MAX - 16];   /* the files' directory; "" when this build has none */
+	char base[NESTED_PATH_MAX], kernel[NESTED_PATH_MAX]; /* dir/base.cpio, dir/kernel */
+	bool files;                       /* both readable */
+	char why[NESTED_PATH_MAX + 400];  /* when !files: what is missing and the fix */
+};
+void nested_ready_get(struct nested_ready *r);
 
 /* True when running as the inner entrylab inside the nested VM. */
 bool nested_is_inner(void);
@@ -53,6 +68,8 @@ struct nested_request {
 				      and makes nested_run return EL_EXIT_VMM */
 	const char *const *files;  /* host files the command needs (--exec, --kernel), NULL-ended;
 				      they appear inside at the same paths */
+	const char *why;           /* why the command runs nested (the engine probe's reason),
+				      in the one notice on stderr; NULL: no reason given */
 	bool verbose;              /* -v: the VM's console and timings on stderr */
 	double timeout_s;          /* the command's per-boot --timeout; 0 = none */
 	unsigned boots;            /* boots the command does (repeats x variants), for the deadline */

@@ -162,6 +162,8 @@ void nested_qemu_run(const struct nested_vm *vm, struct nested_outcome *out);
 
 /* Returns the inner exit status, or an EL_EXIT_* code after saying why. */
 struct nested_request;
-int nested_session(const struct nested_request *r, int initrd_fd, const char *kernel);
+struct nested_ready;
+int nested_session(const struct nested_request *r, int initrd_fd,
+		   const struct nested_ready *ready);
 
 #endif

@@ -280,12 +280,13 @@ static int session_judge(struct session *s, const struct nested_vm *vm,
 	return EL_EXIT_VMM;
 }
 
-int nested_session(const struct nested_request *args, int initrd_fd, const char *kernel)
+int nested_session(const struct nested_request *args, int initrd_fd,
+		   const struct nested_ready *ready)
 {
 	struct session *s = calloc(1, sizeof(*s));
 	struct nested_outcome out;
 	struct nested_vm vm = { 0 };
-	const char *qemu = getenv("ENTRYLAB_QEMU"), *mem = getenv("ENTRYLAB_NESTED_MEMORY");
+	const char *mem = getenv("ENTRYLAB_NESTED_MEMORY");
 	const double boots = args->boots ? args->boots : 1;
 	/* The whole run: per boot its --timeout plus one boot and shipping its record back. */
 	const double run_s = args->timeout_s > 0 ? boots * (args->timeout_s + NESTED_BOOT_MARGIN_S)
@@ -303,8 +304,8 @@ int nested_session(const struct nested_request *args, int initrd_fd, const char 
 	s->records.on_record = args->on_record;
 	s->records.ctx = args->ctx;
 	nested_stream_init(&s->stream, nested_records_feed, &s->records);
-	vm.qemu = qemu && *qemu ? qemu : "qemu-system-x86_64";
-	vm.kernel = kernel;
+	vm.qemu = ready->qemu;
+	vm.kernel = ready->kernel;
 	vm.initrd_fd = initrd_fd;
 	vm.append = NESTED_KERNEL_APPEND;
 	/* qboot starts a PVH kernel ~0.2 s sooner than SeaBIOS under TCG. */

@@ -33,7 +33,11 @@ int record_count(const char *path);
 struct json_object *jget(struct json_object *o, const char *path);
 const char *jstr(struct json_object *o, const char *path);
 
-/* True when entrylab will use the nested runner here (no usable /dev/kvm). */
+/*
+ * True when `entrylab run` will use the nested runner here: the engine
+ * probe's decision (harness/engine/engine.h), the very function entrylab
+ * asks, so $ENTRYLAB_KVM_DEVICE and ENTRYLAB_FORCE_NESTED count for both.
+ */
 bool nested_mode(void);
 
 #endif

@@ -263,13 +263,6 @@ Test(nested, inner_environment)
 	unsetenv(NESTED_ENV_OUTPUT);
 }
 
-Test(nested, force_nested_makes_kvm_unusable)
-{
-	setenv("ENTRYLAB_FORCE_NESTED", "1", 1);
-	cr_expect(!nested_kvm_usable());
-	unsetenv("ENTRYLAB_FORCE_NESTED");
-}
-
 /* How the inner entrylab ended: a signal and an end without a status are not exit statuses. */
 Test(nested, stream_killed_and_lost)
 {
