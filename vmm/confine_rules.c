@@ -50,11 +50,14 @@ static const char *const confine_plain[] = {
 };
 /* clang-format on */
 
-/* The vCPU's ioctls in the loop and after it (regs_dump.c); every other ioctl traps. */
+/* The vCPU's ioctls in the loop and after it (regs_dump.c: getters only); every other ioctl traps. */
 static const unsigned long confine_ioctls[] = {
 	KVM_RUN,
 	KVM_GET_REGS,
 	KVM_GET_SREGS,
+	KVM_GET_MP_STATE,
+	KVM_GET_VCPU_EVENTS,
+	KVM_GET_LAPIC,
 };
 
 static const int confine_fcntls[] = {F_GETFL, F_SETFL};
