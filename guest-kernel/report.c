@@ -164,7 +164,8 @@ void report_send_run(const struct el_region *region, uint64_t unknown_syscalls, 
 	timer_stats(&run_report.timer);
 	if (run_report.timer.interrupts || run_report.timer.polls)
 		kprintf("timer: %lu interrupts, latest %lu ns late, worst %lu ns late, %u fallbacks, "
-			"%u polled waits\n", run_report.timer.interrupts, run_report.timer.late_last_ns,
-			run_report.timer.late_max_ns, run_report.timer.fallbacks, run_report.timer.polls);
+			"%u polled waits, %u halts skipped\n", run_report.timer.interrupts,
+			run_report.timer.late_last_ns, run_report.timer.late_max_ns,
+			run_report.timer.fallbacks, run_report.timer.polls, run_report.timer.halt_skips);
 	send(&run_report);
 }

@@ -122,6 +122,7 @@ static struct json_object *timer_obj(const struct el_timer_stats *t)
 	put(o, "late_max_ns", json_object_new_int64((int64_t)t->late_max_ns));
 	put(o, "fallbacks", json_object_new_int64((int64_t)t->fallbacks));
 	put(o, "polls", json_object_new_int64((int64_t)t->polls));
+	put(o, "halt_skips", json_object_new_int64((int64_t)t->halt_skips));
 	return o;
 }
 

@@ -11,6 +11,7 @@
  * timer's shortest period is polled.
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/idle.h"
 #include "arch/x86_64/percpu.h"
 #include "arch/x86_64/switch.h"
 #include "lib/console.h"
@@ -75,6 +76,8 @@ unsigned sched_nr_runnable(void)
 	return n;
 }
 
+uint32_t idle_halt_skips;
+
 /* Halts until something is runnable; interrupts are on only inside the halt. */
 static struct task *idle(const struct task *prev)
 {
@@ -95,7 +98,7 @@ static struct task *idle(const struct task *prev)
 				__asm__ __volatile__("pause" ::: "memory");
 			continue;
 		}
-		__asm__ __volatile__("sti\n\thlt\n\tcli" ::: "memory");
+		idle_halt();
 	}
 }
 

@@ -225,6 +225,9 @@ struct el_timer_stats {
 	uint32_t fallbacks;    /* (guest) interrupts a whole period or more late: the expected one
 				  was lost or delayed and the periodic repeat woke the CPU */
 	uint32_t polls;        /* (guest) idle waits too near their deadline to halt: polled */
+	uint32_t halt_skips;   /* (guest) interrupts that came between idle's STI and HLT, whose
+				  handler moved past the HLT (arch/x86_64/idle.h) */
+	uint32_t pad;
 };
 
 /* Report flags (guest). */
@@ -264,7 +267,7 @@ struct el_report {
 _Static_assert(sizeof(struct el_counter) == 24, "el_counter layout");
 _Static_assert(sizeof(struct el_region) == 64, "el_region layout");
 _Static_assert(sizeof(struct el_pmu_info) == 16, "el_pmu_info layout");
-_Static_assert(sizeof(struct el_timer_stats) == 32, "el_timer_stats layout");
-_Static_assert(sizeof(struct el_report) == 608, "el_report layout");
+_Static_assert(sizeof(struct el_timer_stats) == 40, "el_timer_stats layout");
+_Static_assert(sizeof(struct el_report) == 616, "el_report layout");
 
 #endif

@@ -32,7 +32,7 @@
 #define EL_FRAME_KIND_EXIT "EXIT"
 
 /* The longest payload a frame carries (a report) and so the longest line. */
-#define EL_FRAME_PAYLOAD_MAX 608u
+#define EL_FRAME_PAYLOAD_MAX 616u
 _Static_assert(EL_FRAME_PAYLOAD_MAX >= sizeof(struct el_report), "a report fits a frame");
 #define EL_FRAME_LINE_MAX (sizeof(EL_FRAME_TAG) + 8 + 12 + 2 * EL_FRAME_PAYLOAD_MAX + 10)
 

@@ -10,6 +10,7 @@
 #include "arch/x86_64/apic.h"
 #include "arch/x86_64/desc.h"
 #include "arch/x86_64/entry/entry.h"
+#include "arch/x86_64/idle.h"
 #include "arch/x86_64/irq.h"
 #include "lib/kprintf.h"
 #include "mm/pti.h"
@@ -51,6 +52,7 @@ void irq_dispatch(struct trap_frame *tf)
 {
 	unsigned v = (unsigned)tf->vector - IRQ_FIRST_VECTOR;
 
+	idle_halt_skip(tf); /* it came between the idle STI and HLT: re-check, do not halt */
 	if (__builtin_expect(v < ARRAY_SIZE(irq_handlers) && irq_handlers[v], 1)) {
 		irq_handlers[v](tf);
 		return;
