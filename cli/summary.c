@@ -106,6 +106,12 @@ void summary_print(FILE *f, const struct el_cli_run *cli, const struct el_host_i
 		print_config(f, &a->boot, cli->req.append);
 		print_cpuid(f, a->boot.cpuid);
 	}
+	if (a->timer.interrupts || a->timer.halt_skips)
+		fprintf(f, "  timer    %llu interrupts%s, the latest-coming %.3f ms late, %llu a period "
+			   "or more late (fallbacks), %llu halts skipped (guest.timer)\n",
+			(unsigned long long)a->timer.interrupts, a->runs > 1 ? " in all runs" : "",
+			(double)a->timer.late_max_ns / 1e6, (unsigned long long)a->timer.fallbacks,
+			(unsigned long long)a->timer.halt_skips);
 	if (cli->req.bench || cli->req.exec)
 		summary_agg_table(f, a, &cli->req);
 	if (output)

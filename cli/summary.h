@@ -71,6 +71,10 @@ struct summary_agg {
 	int first_exit;
 	char first_detail[512];
 	struct el_report boot;          /* the first boot report: configuration shown once */
+	/* the scheduler timer over every run (guest.timer in each record) */
+	struct {
+		uint64_t interrupts, late_max_ns, fallbacks, halt_skips;
+	} timer;
 };
 
 void summary_agg_init(struct summary_agg *a, const struct el_cli_run *cli);

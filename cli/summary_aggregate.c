@@ -141,6 +141,15 @@ void summary_agg_add(struct summary_agg *a, const struct el_cli_run *cli,
 	}
 	if (res->status == EL_RUN_OK && res->exit_status)
 		a->nonzero_exits++;
+	if (res->have_run) {
+		const struct el_timer_stats *t = &res->run.timer;
+
+		a->timer.interrupts += t->interrupts;
+		a->timer.fallbacks += t->fallbacks;
+		a->timer.halt_skips += t->halt_skips;
+		if (t->late_max_ns > a->timer.late_max_ns)
+			a->timer.late_max_ns = t->late_max_ns;
+	}
 	summary_acc_add(&a->boot_ms, res->boot_ms);
 	summary_acc_add(&a->wall_ms, res->wall_ms);
 	a->iterations = iters ? iters : a->iterations;

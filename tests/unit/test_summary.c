@@ -225,3 +225,36 @@ Test(summary, table_line_like_perf_stat)
 		  out);
 	free(out);
 }
+
+/* The timer line: interrupts, fallbacks and halts skipped summed over the runs, the worst lateness. */
+Test(summary, timer_over_every_run)
+{
+	static struct el_cli_run cli;
+	static struct summary_agg agg;
+	static struct el_host_info host = {.kvm = "nested"};
+	struct el_run_result res;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(&cli, 0, sizeof(cli));
+	request_init(&cli.req);
+	cli.req.bench = "gettid";
+	cli.req.repeat = 2;
+	summary_agg_init(&agg, &cli);
+	fake_run(&res, 1000, true);
+	res.run.timer = (struct el_timer_stats){.interrupts = 10, .late_max_ns = 2500000,
+						.fallbacks = 3, .halt_skips = 1};
+	summary_agg_add(&agg, &cli, &res);
+	fake_run(&res, 1000, true);
+	res.run.timer = (struct el_timer_stats){.interrupts = 5, .late_max_ns = 1000000,
+						.fallbacks = 1};
+	summary_agg_add(&agg, &cli, &res);
+	f = open_memstream(&out, &len);
+	summary_print(f, &cli, &host, &agg, NULL);
+	fclose(f);
+	cr_expect(strstr(out, "  timer    15 interrupts in all runs, the latest-coming 2.500 ms late, "
+			      "4 a period or more late (fallbacks), 1 halts skipped (guest.timer)\n"),
+		  "%s", out);
+	free(out);
+}
