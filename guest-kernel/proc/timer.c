@@ -37,8 +37,7 @@ static struct {
 	bool quantum; /* armed for a quantum (not just a sleeper's deadline) */
 	bool in_region;
 	uint64_t armed_at_ns; /* CLOCK_MONOTONIC when armed */
-	uint64_t period_ns;
-	uint64_t fired;       /* interrupts accounted to this arming (the periods they cover) */
+	uint64_t period_ns;   /* every interrupt re-arms or stops it: one period is due at a time */
 	struct el_timer_stats stats;
 } tm;
 
@@ -59,7 +58,6 @@ static void arm_ns(uint64_t delay_ns)
 		delay_ns = TIMER_MIN_PERIOD_NS;
 	tm.armed_at_ns = time_monotonic_ns();
 	tm.period_ns = delay_ns;
-	tm.fired = 0;
 	apic_timer_arm(delay_ns, time_tsc_khz());
 	tm.armed = true;
 }
@@ -149,8 +147,7 @@ bool timer_idle_arm(uint64_t deadline_ns)
 		stop();
 		return false;
 	}
-	tm.quantum = false;
-	arm_ns(deadline_ns - now);
+	arm_deadline(deadline_ns);
 	return true;
 }
 
@@ -168,8 +165,9 @@ void timer_stats(struct el_timer_stats *out)
 }
 
 /*
- * How late this interrupt came against the period it stands for; a whole
- * period or more: the one expected was lost or delayed (a fallback).
+ * How late this interrupt came against the end of the first period since
+ * arming; a whole period or more: the one due then was lost or delayed, and
+ * the periodic repeat stood in (a fallback).
  */
 static void account(void)
 {
@@ -178,27 +176,24 @@ static void account(void)
 	tm.stats.interrupts++;
 	if (!tm.armed || !tm.period_ns)
 		return;
-	due = tm.armed_at_ns + (tm.fired + 1) * tm.period_ns;
+	due = tm.armed_at_ns + tm.period_ns;
 	late = now > due ? now - due : 0;
 	tm.stats.late_last_ns = late;
 	if (late > tm.stats.late_max_ns)
 		tm.stats.late_max_ns = late;
 	if (late >= tm.period_ns)
 		tm.stats.fallbacks++;
-	tm.fired = (now - tm.armed_at_ns) / tm.period_ns;
 }
 
 void timer_interrupt(struct trap_frame *tf)
 {
 	account();
-	tm.armed = false;
 	cpu0.nr_interrupts++;
 	apic_eoi();
 	sched_tick(tf);
 	/* Others to run or sleepers to wake: schedule() re-arms on a switch, this covers no switch. */
 	if (current)
 		reprogram(current, true);
-	/* Nothing re-armed it: the periodic repeat must not fire again. */
-	if (!tm.armed)
-		apic_timer_stop();
+	else
+		stop(); /* the periodic repeat must not fire again */
 }

@@ -115,9 +115,8 @@ const char *apic_mode_name(void)
  * The timer, periodic count-down mode, for every use (timer.h): the first
  * interrupt comes one period after arming, and then again every period
  * until it is re-armed or stopped.  The repeat is the backstop: an
- * interrupt that is lost (it happened under nested SVM emulation) or
- * delivered late is followed by the next one a period later, so no wait
- * depends on a single interrupt arriving.  TSC-deadline mode cannot
+ * interrupt that is lost or delivered late is followed by the next one a
+ * period later, so no wait depends on a single interrupt arriving.  TSC-deadline mode cannot
  * repeat, so it is not used.  The count rate is measured against the TSC
  * the first time the timer is armed (not at boot: most runs never sleep).
  */

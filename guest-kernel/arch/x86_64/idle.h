@@ -5,9 +5,9 @@
  * interrupt can arrive between the STI and the HLT, its handler wakes the
  * sleeper and stops the timer, and the HLT then waits for an interrupt
  * that will never come (measured: 4 of 40 boots with a deadline passing
- * just before the halt).  So an interrupt handler that may make a task
- * runnable calls idle_halt_skip() on its frame: an interrupted RIP at the
- * HLT is moved past it, and the halt does not happen.
+ * just before the halt).  So every interrupt from kernel mode passes its
+ * frame to idle_halt_skip() (irq_dispatch): an interrupted RIP at the HLT
+ * is moved past it, the halt does not happen, and idle re-checks.
  */
 #ifndef EL_ARCH_IDLE_H
 #define EL_ARCH_IDLE_H
