@@ -133,6 +133,16 @@ static void fake_run(struct el_run_result *res, uint64_t ticks, bool ok)
 					     .valid = 1};
 }
 
+/* A gettid command of repeat runs and its empty aggregate. */
+static void gettid_runs(struct el_cli_run *cli, struct summary_agg *agg, unsigned repeat)
+{
+	memset(cli, 0, sizeof(*cli));
+	request_init(&cli->req);
+	cli->req.bench = "gettid";
+	cli->req.repeat = repeat;
+	summary_agg_init(agg, cli);
+}
+
 Test(summary, repeats_fold_into_one_aggregate)
 {
 	static struct el_cli_run cli;
@@ -143,11 +153,7 @@ Test(summary, repeats_fold_into_one_aggregate)
 	FILE *f;
 	int rows = 0;
 
-	memset(&cli, 0, sizeof(cli));
-	request_init(&cli.req);
-	cli.req.bench = "gettid";
-	cli.req.repeat = 3;
-	summary_agg_init(&agg, &cli);
+	gettid_runs(&cli, &agg, 3);
 	fake_run(&res, 1000, true);
 	summary_agg_add(&agg, &cli, &res);
 	fake_run(&res, 3000, true);
@@ -237,11 +243,7 @@ Test(summary, timer_over_every_run)
 	size_t len = 0;
 	FILE *f;
 
-	memset(&cli, 0, sizeof(cli));
-	request_init(&cli.req);
-	cli.req.bench = "gettid";
-	cli.req.repeat = 2;
-	summary_agg_init(&agg, &cli);
+	gettid_runs(&cli, &agg, 2);
 	fake_run(&res, 1000, true);
 	res.run.timer = (struct el_timer_stats){.interrupts = 10, .late_max_ns = 2500000,
 						.fallbacks = 3, .halt_skips = 1};
