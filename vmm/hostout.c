@@ -17,10 +17,12 @@
 #include <limits.h>
 #include <poll.h>
 #include <liburing.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "host_io.h"
@@ -90,9 +92,25 @@ static void stall(int fd, size_t more)
 		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
+/*
+ * How much one write(2) after POLLOUT may carry without blocking: PIPE_BUF
+ * for a pipe or socket (all POLLOUT promises), anything for the rest (a
+ * file, a terminal, the nested runner's virtio port, which takes what it
+ * has room for and returns short).
+ */
+static size_t write_unit(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) < 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ? PIPE_BUF
+										 : SIZE_MAX;
+}
+
 /* write(2) that waits for the reader (poll) no longer than the deadline. */
 static void sync_write(int fd, const char *p, size_t len)
 {
+	const size_t unit = write_unit(fd);
+
 	while (len) {
 		struct pollfd pf = {.fd = fd, .events = POLLOUT};
 		int rc = poll(&pf, 1, left_ms());
@@ -106,8 +124,8 @@ static void sync_write(int fd, const char *p, size_t len)
 		}
 		if (rc < 0 || (pf.revents & (POLLERR | POLLNVAL)))
 			return; /* the reader went away: the output is lost, as with EPIPE */
-		/* POLLOUT promises room for PIPE_BUF bytes: a write that size never blocks. */
-		n = write(fd, p, len < PIPE_BUF ? len : PIPE_BUF);
+		/* POLLOUT promises room for a unit: a write that size never blocks. */
+		n = write(fd, p, len < unit ? len : unit);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0)

@@ -11,8 +11,10 @@
 #include "lib/string.h"
 #include "sys/errno.h"
 #include "sys/uaccess.h"
+#include "entrylab/abi.h"
 
-#define BOUNCE 4096
+/* One hypercall per EL_WRITE_MAX: a big write is a few exits, not one per page. */
+#define BOUNCE EL_WRITE_MAX
 
 struct inode *dev_console;
 

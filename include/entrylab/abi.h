@@ -67,7 +67,7 @@ enum el_hcall {
  * or the kernel to its console (fd EL_WRITE_CONSOLE: the same stream as
  * COM1, one exit per line instead of one per byte).
  */
-#define EL_WRITE_MAX 4096u
+#define EL_WRITE_MAX 65536u
 #define EL_WRITE_CONSOLE 0u
 struct el_write {
 	uint32_t fd;  /* (guest) EL_WRITE_CONSOLE, 1 or 2 */
