@@ -40,12 +40,15 @@ bool qemu_find_exe(const char *name, char *out, size_t cap)
 
 /* In the child: only async-signal-safe calls. */
 static void child_exec(const char *exe, const char *const argv[], const struct qemu_fd_map *fds,
-		       unsigned nfds, int err_fd)
+		       unsigned nfds, unsigned flags, int err_fd)
 {
 	int hi[QEMU_SPAWN_MAX_FDS], nul, e;
 	bool stdin_mapped = false;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (flags & QEMU_SPAWN_DETACH)
+		setsid();
+	else
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 	err_fd = fcntl(err_fd, F_DUPFD_CLOEXEC, FD_HIGH);
 	for (unsigned i = 0; i < nfds; i++) {
 		hi[i] = fcntl(fds[i].from, F_DUPFD_CLOEXEC, FD_HIGH);
@@ -59,6 +62,16 @@ static void child_exec(const char *exe, const char *const argv[], const struct q
 	for (unsigned i = 0; i < nfds; i++)
 		if (dup2(hi[i], fds[i].to) < 0)
 			goto fail;
+	/* Inherited descriptors of our caller's (a test harness's pipes) stay out of QEMU. */
+	for (int fd = 3; fd < FD_HIGH; fd++) {
+		bool mapped = false;
+
+		for (unsigned i = 0; i < nfds; i++)
+			mapped |= fds[i].to == fd;
+		if (!mapped)
+			close(fd);
+	}
+	close_range(FD_HIGH, ~0U, CLOSE_RANGE_CLOEXEC);
 	execv(exe, (char *const *)argv);
 fail:
 	e = errno;
@@ -69,6 +82,12 @@ fail:
 
 int qemu_spawn(const char *const argv[], const struct qemu_fd_map *fds, unsigned nfds,
 	       pid_t *pid, bool *not_found, char *err, size_t errlen)
+{
+	return qemu_spawn_ex(argv, fds, nfds, 0, pid, not_found, err, errlen);
+}
+
+int qemu_spawn_ex(const char *const argv[], const struct qemu_fd_map *fds, unsigned nfds,
+		  unsigned flags, pid_t *pid, bool *not_found, char *err, size_t errlen)
 {
 	char exe[PATH_MAX];
 	int errp[2], e = 0;
@@ -91,7 +110,7 @@ int qemu_spawn(const char *const argv[], const struct qemu_fd_map *fds, unsigned
 	fflush(NULL);
 	*pid = fork();
 	if (*pid == 0)
-		child_exec(exe, argv, fds, nfds, errp[1]);
+		child_exec(exe, argv, fds, nfds, flags, errp[1]);
 	e = errno;
 	close(errp[1]);
 	if (*pid < 0) {

@@ -28,6 +28,16 @@ struct qemu_fd_map {
 int qemu_spawn(const char *const argv[], const struct qemu_fd_map *fds, unsigned nfds,
 	       pid_t *pid, bool *not_found, char *err, size_t errlen);
 
+/*
+ * The same with flags.  QEMU_SPAWN_DETACH: QEMU outlives us (no
+ * PDEATHSIG) in a session of its own, so neither our death nor a Ctrl-C
+ * at our terminal stops it (the nested runner's warm VMs).  Either way no
+ * descriptor but the mapped ones and 0 reaches QEMU.
+ */
+#define QEMU_SPAWN_DETACH 1u
+int qemu_spawn_ex(const char *const argv[], const struct qemu_fd_map *fds, unsigned nfds,
+		  unsigned flags, pid_t *pid, bool *not_found, char *err, size_t errlen);
+
 /* execvp's PATH search: the executable's path in out; false if none is executable. */
 bool qemu_find_exe(const char *name, char *out, size_t cap);
 
