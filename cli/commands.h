@@ -9,5 +9,6 @@ int cmd_matrix(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_engine(int argc, char **argv);
+int cmd_runner(int argc, char **argv);
 
 #endif

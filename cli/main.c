@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{"compare", cmd_compare, "compare [--json|-x SEP] FILE...   side-by-side table of records"},
 	{"cpuid", cmd_cpuid, "cpuid [--cpu SPEC] [--json]       what the guest would see"},
 	{"engine", cmd_engine, "engine [--json]                   which engine runs here, and why"},
+	{"runner", cmd_runner, "runner [status|stop]              the nested runner's warm VMs"},
 	{"list", cmd_list, "list benches|events|knobs|features|experiments"},
 };
 
@@ -53,11 +54,12 @@ int main(int argc, char **argv)
 	 * A closed stdout (`entrylab run ... | head`) must not kill us before the
 	 * records are written: writes fail with EPIPE instead.
 	 */
-	/* Inside the nested VM: the exit status goes where init looks, so a signal shows. */
-	nested_inner_arm();
 	signal(SIGPIPE, SIG_IGN);
 	hostout_init(getenv("ENTRYLAB_NO_URING") != NULL);
 
+	/* PID 1 of the nested runner's VM (harness/nested/init): not a command of ours. */
+	if (argc == 2 && !strcmp(argv[1], "__nested-agent"))
+		return nested_agent_main();
 	if (argc < 2) {
 		usage(stderr);
 		return EL_EXIT_USAGE;

@@ -21,17 +21,9 @@
 
 /*
  * The caps on guest output kept for the record (run's and trace's console,
- * program output) are common/output_cap.h's (EL_OUTPUT_CAP); this header
- * holds the nested stream's, which forwards output and keeps none.
+ * program output) are common/output_cap.h's (EL_OUTPUT_CAP).  The nested runner keeps
+ * none: it passes output on with backpressure (harness/nested/nested_sink.c).
  */
-
-/*
- * The nested runner's stream (guest output forwarded from its VM, ttyS0 and
- * the -v console): at most EL_NESTED_STREAM_CAP bytes are passed on per run;
- * beyond that they are read and discarded (so the VM never blocks), and one
- * note says how many were dropped.  Records (ttyS1) are not capped by it.
- */
-#define EL_NESTED_STREAM_CAP (16u << 20)
 
 /*
  * 0 if bytes is a usable guest memory size; else -1 with "N bytes is not ...:

@@ -5,11 +5,13 @@
 #include <json-c/json.h>
 
 #include "record.h"
+#include "record_nested.h"
 
 struct json_object *host_info_json(const struct el_host_info *hi)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *params = json_object_new_object();
+	struct json_object *nested;
 
 	json_object_object_add(o, "cpu_model", json_object_new_string(hi->cpu_model));
 	json_object_object_add(o, "vendor", json_object_new_string(hi->vendor));
@@ -24,5 +26,7 @@ struct json_object *host_info_json(const struct el_host_info *hi)
 		json_object_object_add(params, hi->params[i].name,
 				       json_object_new_string(hi->params[i].value));
 	json_object_object_add(o, "kvm_params", params);
+	if ((nested = record_nested_json()))
+		json_object_object_add(o, "nested", nested);
 	return o;
 }

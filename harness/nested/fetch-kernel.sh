@@ -1,14 +1,16 @@
 #!/bin/sh
 # Fetches the nested runner's kernel: Debian's stock linux-image-amd64 (the
 # versioned package it depends on), unpacked with dpkg-deb, never installed.
-# Keeps only vmlinuz and the modules /dev/kvm needs inside the small VM
-# (kvm, kvm_amd, ccp, irqbypass and whatever they depend on), uncompressed,
+# Keeps only vmlinuz and the modules the small VM needs: /dev/kvm (kvm,
+# kvm_amd, ccp, irqbypass) and the ports to the host (virtio_pci,
+# virtio_console), with whatever they depend on, uncompressed,
 # because busybox insmod in the VM may not decompress them.
 #
 #   harness/nested/fetch-kernel.sh CACHEDIR
 #
 # Leaves in CACHEDIR: vmlinuz, modules/*.ko, modules.dep (depmod format, flat
-# paths), modules.load (load order, dependencies first), kernel.version and
+# paths), modules.load (load order, dependencies first), modules.want (the list
+# asked for: a cache made for another list is fetched again), kernel.version and
 # .complete (the stamp the build depends on).  Idempotent: a complete cache is
 # left alone; ENTRYLAB_NESTED_REFETCH=1 fetches again.  Needs apt lists
 # (apt-get update) and dpkg-deb; root is not required.
@@ -17,7 +19,7 @@
 set -eu
 
 me=fetch-kernel.sh
-want=${ENTRYLAB_NESTED_MODULES:-"kvm kvm_amd ccp irqbypass"}
+want=${ENTRYLAB_NESTED_MODULES:-"kvm kvm_amd ccp irqbypass virtio_pci virtio_console"}
 
 die() {
 	echo "$me: $*" >&2
@@ -33,6 +35,7 @@ cache_complete() {
 	while read -r m; do
 		[ -f "$cache/modules/$m" ] || return 1
 	done <"$cache/modules.load"
+	[ "$(cat "$cache/modules.want" 2>/dev/null)" = "$want" ]
 }
 
 if [ "${ENTRYLAB_NESTED_REFETCH:-0}" != 1 ] && cache_complete; then
@@ -210,6 +213,7 @@ if ! extract_vmlinux; then
 	rm -f "$stage/vmlinux"
 fi
 echo "$kver" >"$stage/kernel.version"
+echo "$want" >"$stage/modules.want"
 echo "$pkg $version" >"$stage/.complete"
 
 # Replace the cache in one step so a failed fetch never leaves half of one.

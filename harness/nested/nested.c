@@ -8,33 +8,33 @@
  *   2 GiB (ENTRYLAB_NESTED_MEMORY).  The kernel is Debian's linux-image,
  *   fetched by harness/nested/fetch-kernel.sh, which unpacks vmlinux from
  *   it because booting the ELF through its PVH note skips the bzImage
- *   decompressor, which under TCG costs more than a second per boot; qboot
- *   (when installed) instead of SeaBIOS saves another ~0.2 s.  Measured on
- *   a 2-core EPYC host: QEMU start to /dev/kvm ready in 2.2-2.6 s.
- * - The initramfs is two newc archives back to back (the kernel unpacks
- *   both): base.cpio (uncompressed: gunzip under TCG costs ~0.25 s), made
- *   by harness/nested/nested.cmake (busybox-static, the modules,
- *   harness/nested/init), and a per-command archive built here
- *   in memory: /nested/entrylab (this very binary, /proc/self/exe; it must be
- *   static), /nested/cmd (argv as a shell fragment) and the host's cwd and
- *   the files the command names (nested_run's files) at their host paths, so
- *   relative paths in argv mean the same thing inside.  The whole initramfs
- *   goes to QEMU as a memfd: no temporary files to clean up.
- * - The inner command is argv unchanged, run with ENTRYLAB_NESTED_INNER=1
+ *   decompressor (more than a second per boot under TCG); qboot, when
+ *   installed, instead of SeaBIOS saves another ~0.2 s.
+ * - The initramfs: base.cpio (busybox-static, the KVM and virtio modules,
+ *   harness/nested/init; uncompressed: gunzip under TCG costs ~0.25 s) and
+ *   a second archive holding this very binary as /nested/entrylab (it must
+ *   be static), in a memfd.  init loads the modules and execs
+ *   `/nested/entrylab __nested-agent` (nested_agent.c) as PID 1.
+ * - Host and agent talk over three virtio-serial ports, each a Unix socket
+ *   of QEMU's on the host (nested_wire.h): requests and control frames,
+ *   and the inner command's stdout and stderr, which flow with
+ *   backpressure, as through a pipe.
+ * - Warm (the default): the VM stays up between commands, one per slot,
+ *   found by a key of what it was built from (nested_runner.c); a command
+ *   costs its own run plus a connect.  Cold (--no-warm, or
+ *   ENTRYLAB_NESTED_WARM=0): a VM for this command alone, powered off
+ *   after it.  Either way each command runs as a fresh process in a fresh
+ *   root (nested_agent.c), and its record says which path it took and what
+ *   the set-up cost (host.nested: record/record_nested.h).
+ * - The inner command is argv unchanged, with ENTRYLAB_NESTED_INNER=1
  *   (nested_is_inner(): records say host.kvm "nested", no recursion) and
- *   ENTRYLAB_NESTED_OUTPUT naming the file it must append records to
- *   (nested_inner_output()), whatever -o said.
- * - Four serial ports, each a pipe back to this process: ttyS0 the kernel
- *   console and init's log (shown with -v or on failure), ttyS1 and ttyS2 the
- *   inner stdout and stderr (forwarded as they come), ttyS3 the results
- *   (nested_priv.h: "ELN1 ready|records N|fail|exit" lines).  init ships the
- *   records file while the command runs, so a VM that dies keeps every
- *   completed record; the host appends whole, valid lines only.
- * - Deadlines: boot (QEMU start to "ready") ENTRYLAB_NESTED_BOOT_TIMEOUT,
- *   default 120 s; whole run, output forwarding included,
- *   ENTRYLAB_NESTED_TIMEOUT, default the boot allowance plus --repeat x
- *   (--timeout + 60 s), an hour without a timeout (README.md).
- *   QEMU is killed at either, and dies with us (PR_SET_PDEATHSIG).
+ *   ENTRYLAB_NESTED_OUTPUT naming the file it appends records to, whatever
+ *   -o said; the agent ships that file while the command runs and the host
+ *   appends whole, valid lines only (nested_records.c).
+ * - Deadlines: boot (QEMU start to the agent's first answer)
+ *   ENTRYLAB_NESTED_BOOT_TIMEOUT, default 120 s; the whole command
+ *   ENTRYLAB_NESTED_TIMEOUT, default --repeat x (--timeout + 60 s), an hour
+ *   without a timeout (README.md).
  * - Files: ENTRYLAB_NESTED_DIR, else the build's nested/ directory (compiled
  *   in as EL_NESTED_DIR): base.cpio and kernel.  ENTRYLAB_QEMU names
  *   another QEMU binary.
@@ -48,7 +48,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpio.h"
 #include "host_elf.h"
 #include "host_io.h"
 #include "nested.h"
@@ -59,7 +58,6 @@
 #ifndef EL_NESTED_DIR
 #define EL_NESTED_DIR NULL
 #endif
-
 
 bool nested_is_inner(void)
 {
@@ -88,63 +86,8 @@ static bool self_is_static(void)
 	return ok;
 }
 
-/*
- * Tests only: ENTRYLAB_TEST_INNER_CRASH (a signal name, letters only) is
- * exported to the inner entrylab by the command script.  Frees script.
- */
-static char *cmd_with_test_crash(char *script)
-{
-	const char *v = getenv(NESTED_ENV_TEST_CRASH);
-	char *out;
-
-	if (!v || !*v || strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != strlen(v) || strlen(v) > 8)
-		return script;
-	if (asprintf(&out, "%sexport %s=%s\n", script, NESTED_ENV_TEST_CRASH, v) < 0)
-		out = NULL;
-	free(script);
-	return out;
-}
-
-static int build_command(struct el_cpio *c, int argc, char **argv, const char *const *files)
-{
-	char cwd[4096], path[8192], *script;
-	struct stat st;
-
-	if (!getcwd(cwd, sizeof(cwd)))
-		strcpy(cwd, "/");
-	el_cpio_add_dir(c, "nested", 0755);
-	el_cpio_add_host_file(c, "nested/entrylab", 0755, "/proc/self/exe");
-	script = nested_cmd_script(argc, argv, cwd);
-	if (!script) {
-		snprintf(c->error, sizeof(c->error), "out of memory");
-		return -1;
-	}
-	script = cmd_with_test_crash(script);
-	if (!script) {
-		snprintf(c->error, sizeof(c->error), "out of memory");
-		return -1;
-	}
-	el_cpio_add_file(c, "nested/cmd", 0644, script, strlen(script));
-	free(script);
-	if (strcmp(cwd, "/")) {
-		el_cpio_add_parents(c, cwd);
-		el_cpio_add_dir(c, cwd, 0755);
-	}
-	for (size_t i = 0; files && files[i]; i++) {
-		if (!nested_path_join(cwd, files[i], path, sizeof(path)) || !strcmp(path, "/")) {
-			snprintf(c->error, sizeof(c->error), "%s: path too long or not a file",
-				 files[i]);
-			return -1;
-		}
-		el_cpio_add_parents(c, path);
-		el_cpio_add_host_file(c, path, stat(files[i], &st) ? 0644 : st.st_mode & 0777,
-				      files[i]);
-	}
-	return el_cpio_finish(c);
-}
-
 /* base.cpio, zeros to a 4-byte boundary (where the unpacker looks), then ours. */
-static int initrd_memfd(const char *base, const struct el_cpio *c)
+int nested_initrd_memfd(const char *base, const void *cpio, size_t len)
 {
 	static const char zeros[4];
 	char buf[65536];
@@ -161,7 +104,7 @@ static int initrd_memfd(const char *base, const struct el_cpio *c)
 		total += n;
 	}
 	if (n < 0 || !io_write_all(fd, zeros, (size_t)((4 - total % 4) % 4)) ||
-	    !io_write_all(fd, c->buf, c->len))
+	    !io_write_all(fd, cpio, len))
 		goto fail;
 	close(in);
 	return fd;
@@ -208,12 +151,15 @@ void nested_ready_get(struct nested_ready *r)
 int nested_run(const struct nested_request *r)
 {
 	static struct nested_ready ready; /* 17 KiB of paths: off the stack */
-	struct el_cpio c;
-	int fd, rc;
+	const char *mem = getenv("ENTRYLAB_NESTED_MEMORY"), *warm = getenv("ENTRYLAB_NESTED_WARM");
+	struct nested_runner_opts o = {.ready = &ready, .verbose = r->verbose, .stop = r->stop};
+	struct nested_runner rn;
+	bool broken, retry;
+	int rc;
 
 	if (nested_is_inner()) {
 		fprintf(stderr, "entrylab: nested runner: /dev/kvm is not usable inside the nested "
-				"VM either (%s); check the VM's console with -v\n",
+				"VM either (%s); check the VM's log with -v\n",
 			r->why ? r->why : "no reason given");
 		return EL_EXIT_VMM;
 	}
@@ -231,17 +177,17 @@ int nested_run(const struct nested_request *r)
 				"cannot run inside the VM; rebuild with -DENTRYLAB_STATIC=ON\n");
 		return EL_EXIT_VMM;
 	}
-	el_cpio_init(&c);
-	if (build_command(&c, r->argc, r->argv, r->files)) {
-		fprintf(stderr, "entrylab: nested runner: %s\n", c.error);
-		el_cpio_free(&c);
-		return EL_EXIT_VMM;
+	o.memory = mem && *mem ? mem : "2G";
+	o.warm = !r->cold && !(warm && !strcmp(warm, "0"));
+	o.boot_timeout_s = nested_env_seconds("ENTRYLAB_NESTED_BOOT_TIMEOUT", 120);
+	for (int attempt = 0;; attempt++) {
+		rc = nested_runner_get(&rn, &o);
+		if (rc)
+			return rc;
+		rc = nested_session(r, &rn, &broken, &retry);
+		nested_runner_put(&rn, broken);
+		/* A runner that hung before it took the command: once more, on a new one. */
+		if (!retry || attempt)
+			return rc;
 	}
-	fd = initrd_memfd(ready.base, &c);
-	el_cpio_free(&c);
-	if (fd < 0)
-		return EL_EXIT_VMM;
-	rc = nested_session(r, fd, &ready);
-	close(fd);
-	return rc;
 }

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct record_out;
 
@@ -45,14 +46,17 @@ bool nested_is_inner(void);
  */
 const char *nested_inner_output(void);
 
-/*
- * Inside the nested VM: arranges for the exit status to be written where
- * init looks for it (ENTRYLAB_NESTED_STATUS), so that no status there means
- * the inner entrylab was killed.  main() calls it first; outside, a no-op.
- */
-void nested_inner_arm(void);
 /* Tests only: raise the signal ENTRYLAB_TEST_INNER_CRASH names (inner only). */
 void nested_inner_test_crash(void);
+
+/*
+ * `entrylab __nested-agent`: PID 1 of the nested runner's VM, started by its
+ * init (harness/nested/nested_agent.c); refuses to run anywhere else.
+ */
+int nested_agent_main(void);
+
+/* `entrylab runner`: the warm runners to out, or (stop) the idle ones stopped; an exit status. */
+int nested_runner_list(bool stop, FILE *out);
 
 /*
  * What the nested runner runs: the command, parsed by the caller, and what
@@ -71,6 +75,7 @@ struct nested_request {
 	const char *why;           /* why the command runs nested (the engine probe's reason),
 				      in the one notice on stderr; NULL: no reason given */
 	bool verbose;              /* -v: the VM's console and timings on stderr */
+	bool cold;                 /* --no-warm: a VM for this command alone, not a warm runner */
 	double timeout_s;          /* the command's per-boot --timeout; 0 = none */
 	unsigned boots;            /* boots the command does (repeats x variants), for the deadline */
 	bool expects_record;       /* a record per boot started (run): a guest status with none is

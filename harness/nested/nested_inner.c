@@ -1,8 +1,7 @@
 /*
- * The inner entrylab's side of the nested runner (nested.h): telling the
- * VM's init that it exited (so a death by a signal can be told from an exit
- * status such as 139 that a guest program chose), and the test hook that
- * kills it on purpose.
+ * The inner entrylab's side of the nested runner (nested.h): the test hook
+ * that kills it on purpose, so the host's handling of a VMM that died
+ * inside the VM can be tested (the agent sees the signal through waitpid).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -12,28 +11,6 @@
 
 #include "nested.h"
 #include "nested_priv.h"
-
-static pid_t inner_pid;
-
-/* on_exit(3) handler: the exit status into the file init named (not from forked children). */
-static void inner_exited(int status, void *path)
-{
-	FILE *f = getpid() == inner_pid ? fopen(path, "w") : NULL;
-
-	if (!f)
-		return; /* init then reports the command as died without a status */
-	fprintf(f, "%d\n", status & 0xff);
-	fclose(f);
-}
-
-void nested_inner_arm(void)
-{
-	const char *path = nested_is_inner() ? getenv(NESTED_ENV_STATUS) : NULL;
-
-	inner_pid = getpid();
-	if (path && *path)
-		on_exit(inner_exited, (void *)path);
-}
 
 /* Signals the test hook may raise, by the name it is given. */
 static const struct {

@@ -1,8 +1,8 @@
 /*
- * Inside the nested runner (nested.h is the outside): the pure pieces that
- * the unit tests reach (command encoding, result stream, record lines) and
- * the QEMU launcher.  The protocol with harness/nested/init is described at
- * the top of nested.c.
+ * Inside the nested runner (nested.h is the outside): the runner VMs
+ * (nested_runner.c), one command on one (nested_session.c), the agent in the
+ * VM (nested_agent.c), record lines and output sinks; the wire between host
+ * and agent is nested_wire.h.  The unit tests reach the pure pieces here.
  */
 #ifndef EL_NESTED_PRIV_H
 #define EL_NESTED_PRIV_H
@@ -12,12 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
-/* Environment the VM's init gives the inner entrylab. */
+#include "nested.h"
+
+/* Environment the agent gives the inner entrylab. */
 #define NESTED_ENV_INNER "ENTRYLAB_NESTED_INNER"
 #define NESTED_ENV_OUTPUT "ENTRYLAB_NESTED_OUTPUT"
-/* The file the inner entrylab writes its exit status to as it exits (nested_inner_arm()). */
-#define NESTED_ENV_STATUS "ENTRYLAB_NESTED_STATUS"
+/* Where the inner entrylab appends its records, in its root (the agent reads them). */
+#define NESTED_INNER_RECORDS "/.entrylab-records.jsonl"
 /*
  * Tests only: ENTRYLAB_TEST_INNER_CRASH=SEGV|ABRT|KILL|BUS on the host is
  * forwarded to the inner entrylab, which raises that signal once its records
@@ -27,53 +30,74 @@
 
 /* quiet: the console is only shown with -v or on failure; the crypto self-tests cost ~0.2 s */
 #define NESTED_KERNEL_APPEND "console=ttyS0 quiet loglevel=3 panic=-1 cryptomgr.notests"
+/* Per boot on top of its --timeout: the inner boot (~5-10 s) and its record shipped back. */
+#define NESTED_BOOT_MARGIN_S 60.0
+/* The whole run when the command has no --timeout. */
+#define NESTED_NO_TIMEOUT_S 3600.0
 
-/* ---- nested_proto.c: what goes into the VM and what comes back ---- */
-
-/*
- * The shell fragment /nested/cmd that init sources: EL_CWD='...' and
- * `set -- 'arg1' 'arg2' ...` (argv[1..argc-1]), every word single-quoted.
- * Returns a malloc'd string, NULL when out of memory.
- */
-char *nested_cmd_script(int argc, char *const *argv, const char *cwd);
-
-/* Writes word to f as one single-quoted shell word. */
-void nested_shell_quote(FILE *f, const char *word);
-/* CLOCK_MONOTONIC in seconds: every deadline of the nested runner (nested_qemu.c). */
+/* CLOCK_MONOTONIC in seconds: every deadline of the nested runner. */
 double nested_now_s(void);
+/* A positive number of seconds from the environment, else def. */
+double nested_env_seconds(const char *name, double def);
 
 /* Lexically joins cwd and path (absolute path: itself), folding "." and "..". */
 bool nested_path_join(const char *cwd, const char *path, char *out, size_t cap);
 
-/*
- * The results channel, "ELN1 <verb> ...\n" lines from init:
- *   ready UPTIME    the VM is up and /dev/kvm works; the inner command starts
- *   records N       followed by N raw bytes appended to the inner records file
- *   fail TEXT       init could not run the command
- *   exit STATUS     the inner command's exit status (the last line, or one of:)
- *   killed SIGNAL   the inner command died of a signal (no exit status)
- *   lost STATUS     it ended without writing its status: $? (128 + N or not) is all
- *                   there is
- */
-typedef void nested_bytes_fn(void *ctx, const char *data, size_t len);
+/* A memfd holding base.cpio then the archive cpio[0..len): the VM's initramfs; -1 said why. */
+int nested_initrd_memfd(const char *base, const void *cpio, size_t len);
 
-struct nested_stream {
-	nested_bytes_fn *records; /* receives record bytes as they arrive */
-	void *ctx;
-	char line[512];
-	size_t line_len;
-	size_t records_left; /* raw bytes still due for the current "records N" */
-	bool ready, exited, failed;
-	double ready_uptime; /* guest uptime at "ready", seconds */
-	int exit_status;
-	int killed_signal; /* "killed N": N, else 0 */
-	bool lost;         /* "lost STATUS": exit_status is the shell's $? */
-	char fail_msg[400];
-	char error[160]; /* first protocol violation, "" if none */
+/* ---- nested_runner.c: the VMs ---- */
+
+struct nested_runner {
+	char dir[NESTED_PATH_MAX];  /* the slot's directory (warm), a private one (cold) */
+	int lock;                   /* the slot's flock'd lock, -1 (cold) */
+	int fd[3];                  /* ctl, out, err: the ports' sockets, connected */
+	pid_t pid;                  /* its QEMU (0 when not known) */
+	unsigned slot;
+	bool warm, started;         /* started: this command booted it */
+	double wait_s, setup_s;     /* for a free slot; connecting (and booting) */
+	double boot_s;              /* QEMU start to the agent's first answer, when started */
+	double ready_uptime_s;      /* the VM's uptime when its agent was ready */
 };
 
-void nested_stream_init(struct nested_stream *s, nested_bytes_fn *records, void *ctx);
-void nested_stream_feed(struct nested_stream *s, const char *data, size_t len);
+struct nested_runner_opts {
+	const struct nested_ready *ready;
+	const char *memory;
+	bool warm, verbose;
+	double boot_timeout_s;
+	const volatile sig_atomic_t *stop;
+};
+
+/* How many warm runners may run at once (ENTRYLAB_NESTED_RUNNERS, default one per CPU). */
+unsigned nested_runner_slots(void);
+/* The directory the warm runners live in (made 0700 if missing); false with the fix in err. */
+bool nested_runner_base(char *out, size_t cap, char *err, size_t errlen);
+/* A runner for one command, connected: 0, or an EL_EXIT_* / 128 + signal after saying why. */
+int nested_runner_get(struct nested_runner *rn, const struct nested_runner_opts *o);
+/* Done with it: broken stops its VM (the next command starts another). */
+void nested_runner_put(struct nested_runner *rn, bool broken);
+
+
+/* The last lines of one of the runner's files (console.log, qemu.log) to stderr. */
+void nested_runner_print_tail(const struct nested_runner *rn, const char *name, int lines);
+
+/* ---- nested_session.c: one command on a runner ---- */
+
+struct nested_buf;
+/* The request for r on rn (argv, cwd, env, files); 0 or EL_EXIT_USAGE after saying why. */
+int nested_request_encode(struct nested_buf *b, uint64_t nonce, const struct nested_request *r,
+			  const struct nested_runner *rn);
+/* The first request of a runner that was just started: 0 once its agent answered. */
+int nested_session_ping(struct nested_runner *rn, double timeout_s,
+			const volatile sig_atomic_t *stop);
+/*
+ * Runs the command: its exit status, or an EL_EXIT_* code after saying why.
+ * broken: the runner must go; retry: and nothing ran, so it may be sent again.
+ */
+int nested_session(const struct nested_request *r, struct nested_runner *rn, bool *broken,
+		   bool *retry);
+
+/* ---- nested_records.c: record lines ---- */
 
 /*
  * Record lines: bytes in, whole validated lines appended to the host file
@@ -92,78 +116,34 @@ struct nested_records {
 };
 
 void nested_records_init(struct nested_records *r, struct record_out *out);
-nested_bytes_fn nested_records_feed; /* ctx: struct nested_records */
+void nested_records_feed(void *ctx, const char *data, size_t len); /* ctx: struct nested_records */
 /* Drops what is held; returns the number of bytes of an unfinished last line (dropped). */
 size_t nested_records_close(struct nested_records *r);
 
-/* ---- nested_sink.c: guest output to the host's stdout/stderr, capped, never blocking ---- */
+/* ---- nested_sink.c: the inner stdout/stderr passed on, with backpressure ---- */
 
-/* A destination that takes no byte for this long is stalled: nothing more is passed on. */
+/* After the command ended, a destination that takes nothing for this long gets no more. */
 #define NESTED_STALL_MS 1000
 
 struct nested_sink {
 	int fd;
-	const char *name;      /* "stdout", "stderr", for the note */
-	uint64_t cap;          /* EL_NESTED_STREAM_CAP */
-	uint64_t passed;       /* bytes written to fd */
-	uint64_t dropped_cap;  /* bytes over the cap */
-	uint64_t dropped_stall; /* bytes not written: fd stalled or closed */
-	double deadline;       /* CLOCK_MONOTONIC seconds: no waiting past it (0: none) */
-	bool stalled, broken;
+	const char *name;    /* "stdout", "stderr", for the note */
+	bool chunked;        /* a pipe or socket: PIPE_BUF per write, after POLLOUT */
+	char buf[65536 + 64];
+	size_t off, len;     /* bytes buf[off..len) wait for fd */
+	uint64_t passed, dropped;
+	double last_progress; /* when fd last took a byte */
+	bool discarding, broken;
 };
 
 void nested_sink_init(struct nested_sink *k, int fd, const char *name);
-/*
- * Passes on what the cap and the reader allow, PIPE_BUF at a time, waiting
- * at most NESTED_STALL_MS for each and never past the deadline.
- */
-void nested_sink_write(struct nested_sink *k, const char *data, size_t len);
-/* true, with "the nested VM's stdout: passed on N bytes, dropped ..." in buf, if any was dropped. */
+void nested_sink_put(void *ctx, const char *data, size_t len); /* ctx: struct nested_sink */
+bool nested_sink_pending(const struct nested_sink *k);
+/* Writes what fd takes without blocking (a file or terminal: all of it). */
+void nested_sink_flush(struct nested_sink *k);
+/* Drops what is held and whatever comes later (counted). */
+void nested_sink_give_up(struct nested_sink *k);
+/* true, with "the nested VM's stdout: passed on N bytes, dropped M ..." in buf, if any was dropped. */
 bool nested_sink_note(const struct nested_sink *k, char *buf, size_t cap);
-
-/* ---- nested_qemu.c: one QEMU run with its four serial ports piped back ---- */
-
-enum nested_chan { NESTED_CONSOLE, NESTED_STDOUT, NESTED_STDERR, NESTED_RESULTS, NESTED_DIAG,
-		   NESTED_NR_CHAN };
-
-struct nested_vm {
-	const char *qemu;   /* executable (PATH is searched) */
-	const char *kernel; /* vmlinux (PVH) or vmlinuz */
-	int initrd_fd;      /* the whole initramfs, passed to QEMU as /dev/fd/N */
-	const char *append;
-	const char *bios; /* NULL: QEMU's default (SeaBIOS) */
-	const char *memory;
-	double boot_timeout_s; /* QEMU start to "ready" */
-	double total_timeout_s;
-	bool verbose;
-	/* called with every chunk read from a channel (NESTED_DIAG: QEMU's own output) */
-	void (*chunk)(void *ctx, enum nested_chan ch, const char *data, size_t len);
-	void *ctx;
-	/* polled after each results chunk; true once the VM said "ready" */
-	bool (*is_ready)(void *ctx);
-	/* polled in the pump: nonzero kills QEMU now (interrupted, or records cannot be kept) */
-	int (*stopping)(void *ctx);
-};
-
-enum nested_end { NESTED_END_EXITED, NESTED_END_BOOT_TIMEOUT, NESTED_END_TIMEOUT,
-		  NESTED_END_SPAWN_FAILED, NESTED_END_STOPPED };
-
-struct nested_outcome {
-	enum nested_end end;
-	int wait_status;  /* QEMU's, from waitpid (NESTED_END_EXITED) */
-	double boot_s;    /* QEMU start to "ready"; < 0 if never */
-	double wall_s;
-	char detail[256]; /* spawn failure: what and why */
-};
-
-void nested_qemu_run(const struct nested_vm *vm, struct nested_outcome *out);
-
-/* ---- nested_session.c: one VM run, its channels routed, its outcome judged ---- */
-
-/* Returns the inner exit status, or an EL_EXIT_* code after saying why. */
-struct nested_request;
-struct nested_ready;
-int nested_session(const struct nested_request *r, int initrd_fd,
-		   const struct nested_ready *ready);
 
 #endif

@@ -1,46 +1,52 @@
 /*
- * One nested session: QEMU started with the initramfs, its channels routed
- * (inner stdout/stderr forwarded as they come, results parsed, records
- * appended, console kept for -v and for failures), and the way it ended
- * turned into entrylab's exit status with a message naming problem and fix.
+ * One command on a nested runner (nested_runner.c gives the VM): the
+ * request sent (argv, the environment the inner entrylab needs, the cwd and
+ * the command's files), then the three ports pumped until the agent's EXIT
+ * and both data streams' end marks: records appended as they come, stdout
+ * and stderr passed on with backpressure (nested_sink.c), the VM's log kept
+ * for -v and for failures.  The way it ended becomes entrylab's exit
+ * status; a runner that died or broke the protocol is the VMM's failure
+ * (125), never the guest's.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "confine.h"
 #include "host_io.h"
 #include "nested.h"
 #include "nested_priv.h"
+#include "nested_wire.h"
+#include "record_nested.h"
 #include "record_out.h"
 #include "status.h"
 
-#define CONSOLE_KEEP 65536
-#define CONSOLE_TAIL_LINES 40
-#define NESTED_QBOOT "/usr/share/qemu/qboot.rom"
-/* Per boot on top of its --timeout: the inner boot (~5-10 s) and its record shipped back. */
-#define NESTED_BOOT_MARGIN_S 60.0
-/* The whole run when the command has no --timeout. */
-#define NESTED_NO_TIMEOUT_S 3600.0
+#define LOG_KEEP 65536
+#define LOG_TAIL_LINES 40
+/* A runner that takes a request answers within this (it reads it and says ACK). */
+#define NESTED_ACK_TIMEOUT_S 20.0
+#define PUMP_MS 50
 
 struct session {
 	const struct nested_request *args;
-	struct nested_stream stream;
+	struct nested_runner *rn;
 	struct nested_records records;
-	const volatile sig_atomic_t *stop;
-	bool verbose;
-	char console[CONSOLE_KEEP];
-	size_t console_len;
-	char diag[4096];
-	size_t diag_len;
-	struct nested_sink out, err; /* the host's stdout and stderr (nested_sink.c) */
+	struct nested_ctl ctl;
+	struct nested_mark_scan ctl_begin, begin[2], end[2];
+	struct nested_sink sink[2];
+	bool verbose, died;
+	char log[LOG_KEEP];
+	size_t log_len;
 };
 
-/* Keeps the newest bytes; older halves are dropped as the buffer fills. */
 static void keep(char *buf, size_t cap, size_t *len, const char *data, size_t n)
 {
 	if (n >= cap) {
@@ -58,114 +64,363 @@ static void keep(char *buf, size_t cap, size_t *len, const char *data, size_t n)
 	*len += n;
 }
 
-/* The console as text: the guest's tty turns "\n" into "\r\n". */
-static void write_console(struct nested_sink *k, const char *data, size_t len)
+/* The VM's log as text on stderr: controls but newline and tab shown as '?'. */
+static void print_text(const char *data, size_t len)
 {
-	for (size_t i = 0; i < len;) {
-		size_t n = strcspn(data + i, "\r");
+	char out[4096];
+	size_t n = 0;
 
-		n = n > len - i ? len - i : n;
-		nested_sink_write(k, data + i, n);
-		i += n + (i + n < len);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)data[i];
+
+		out[n++] = c == '\n' || c == '\t' || (c >= 0x20 && c != 0x7f) ? (char)c : '?';
+		if (n == sizeof(out)) {
+			fwrite(out, 1, n, stderr);
+			n = 0;
+		}
+	}
+	fwrite(out, 1, n, stderr);
+}
+
+static void on_log(void *ctx, const char *data, size_t len)
+{
+	struct session *s = ctx;
+
+	keep(s->log, sizeof(s->log), &s->log_len, data, len);
+	if (s->verbose) {
+		fputs("nested: ", stderr);
+		print_text(data, len);
+		if (len && data[len - 1] != '\n')
+			fputc('\n', stderr);
 	}
 }
 
-static void chan_console(struct session *s, const char *data, size_t len)
+static void print_log_tail(const struct session *s)
 {
-	keep(s->console, sizeof(s->console), &s->console_len, data, len);
-	if (s->verbose)
-		write_console(&s->err, data, len);
-}
-
-static void chan_stdout(struct session *s, const char *data, size_t len)
-{
-	nested_sink_write(&s->out, data, len);
-}
-
-static void chan_stderr(struct session *s, const char *data, size_t len)
-{
-	nested_sink_write(&s->err, data, len);
-}
-
-static void chan_results(struct session *s, const char *data, size_t len)
-{
-	nested_stream_feed(&s->stream, data, len);
-}
-
-static void chan_diag(struct session *s, const char *data, size_t len)
-{
-	keep(s->diag, sizeof(s->diag), &s->diag_len, data, len);
-	if (s->verbose)
-		nested_sink_write(&s->err, data, len);
-}
-
-static void (*const chan_sink[NESTED_NR_CHAN])(struct session *, const char *, size_t) = {
-	[NESTED_CONSOLE] = chan_console, [NESTED_STDOUT] = chan_stdout,
-	[NESTED_STDERR] = chan_stderr,   [NESTED_RESULTS] = chan_results,
-	[NESTED_DIAG] = chan_diag,
-};
-
-static void session_chunk(void *ctx, enum nested_chan ch, const char *data, size_t len)
-{
-	if ((unsigned)ch < NESTED_NR_CHAN)
-		chan_sink[ch](ctx, data, len);
-}
-
-/* The caller's signal, -1 when records can no longer be written, else 0. */
-static int session_stopping(void *ctx)
-{
-	const struct session *s = ctx;
-
-	if (s->stop && *s->stop)
-		return *s->stop;
-	return s->records.failed ? -1 : 0;
-}
-
-static bool session_ready(void *ctx)
-{
-	return ((struct session *)ctx)->stream.ready;
-}
-
-static void print_console_tail(const struct session *s)
-{
-	struct nested_sink k;
-	size_t start = s->console_len;
+	size_t start = s->log_len;
 	int lines = 0;
 
-	if (s->diag_len)
-		fprintf(stderr, "QEMU said:\n%.*s%s", (int)s->diag_len, s->diag,
-			s->diag[s->diag_len - 1] == '\n' ? "" : "\n");
-	if (s->verbose || !s->console_len)
+	if (s->verbose || !s->log_len)
 		return; /* with -v it is on the screen already */
-	while (start > 0 && lines <= CONSOLE_TAIL_LINES)
-		lines += s->console[--start] == '\n';
-	fprintf(stderr, "last lines of the nested VM's console:\n");
-	fflush(stderr);
-	nested_sink_init(&k, 2, "console");
-	write_console(&k, s->console + start + (start > 0), s->console_len - start - (start > 0));
+	while (start > 0 && lines <= LOG_TAIL_LINES)
+		lines += s->log[--start] == '\n';
+	fprintf(stderr, "last lines of the nested VM's log:\n");
+	print_text(s->log + start + (start > 0), s->log_len - start - (start > 0));
 }
 
-/* One note per destination that did not get all of the guest's output. */
-static void session_notes(const struct session *s)
+static void on_records(void *ctx, const char *data, size_t len)
 {
-	char note[300];
-
-	if (nested_sink_note(&s->out, note, sizeof(note)))
-		fprintf(stderr, "entrylab: nested runner: %s (harness/nested/README.md)\n", note);
-	if (nested_sink_note(&s->err, note, sizeof(note)))
-		fprintf(stderr, "entrylab: nested runner: %s (harness/nested/README.md)\n", note);
+	nested_records_feed(&((struct session *)ctx)->records, data, len);
 }
 
-static double env_seconds(const char *name, double def)
-{
-	const char *v = getenv(name);
-	char *end;
-	double d;
+/* ---- the request ---- */
 
-	if (!v || !*v)
-		return def;
-	d = strtod(v, &end);
-	return *end || d <= 0 ? def : d;
+static void put_env(struct nested_buf *b, const char *name, const char *value)
+{
+	char *item;
+
+	if (asprintf(&item, "%s=%s", name, value) < 0) {
+		b->oom = true;
+		return;
+	}
+	nested_req_item(b, NESTED_ITEM_ENV, item, strlen(item));
+	free(item);
+}
+
+/* Only names of letters: the test hook's value is a signal's name. */
+static bool test_crash_ok(const char *v)
+{
+	return v && *v && strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") == strlen(v) && strlen(v) <= 8;
+}
+
+int nested_request_encode(struct nested_buf *b, uint64_t nonce, const struct nested_request *r,
+			  const struct nested_runner *rn)
+{
+	char cwd[4096], path[8192], num[64], err[512];
+	struct stat st;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		strcpy(cwd, "/");
+	nested_req_begin(b, nonce);
+	for (int i = 1; i < r->argc; i++)
+		nested_req_item(b, NESTED_ITEM_ARG, r->argv[i], strlen(r->argv[i]));
+	nested_req_item(b, NESTED_ITEM_CWD, cwd, strlen(cwd));
+	/* the confinement's test and debug knobs (vmm/confine.h) reach the inner entrylab */
+	for (const char *const *e = confine_env_names; *e; e++)
+		if (getenv(*e))
+			put_env(b, *e, getenv(*e));
+	if (test_crash_ok(getenv(NESTED_ENV_TEST_CRASH)))
+		put_env(b, NESTED_ENV_TEST_CRASH, getenv(NESTED_ENV_TEST_CRASH));
+	put_env(b, EL_NESTED_ENV_RUNNER, rn->warm ? "warm" : "cold");
+	put_env(b, EL_NESTED_ENV_STARTED, rn->started ? "1" : "0");
+	snprintf(num, sizeof(num), "%.3f", rn->wait_s);
+	put_env(b, EL_NESTED_ENV_WAIT, num);
+	snprintf(num, sizeof(num), "%.3f", rn->setup_s);
+	put_env(b, EL_NESTED_ENV_SETUP, num);
+	for (size_t i = 0; r->files && r->files[i]; i++) {
+		size_t len;
+		char *data;
+
+		if (!nested_path_join(cwd, r->files[i], path, sizeof(path)) || !strcmp(path, "/")) {
+			fprintf(stderr, "entrylab: nested runner: %s: path too long or not a file\n",
+				r->files[i]);
+			return EL_EXIT_USAGE;
+		}
+		data = io_read_file(r->files[i], NESTED_REQ_MAX, &len, err, sizeof(err));
+		if (!data) {
+			fprintf(stderr, "entrylab: nested runner: %s\n", err);
+			return EL_EXIT_USAGE;
+		}
+		nested_req_file(b, path, stat(r->files[i], &st) ? 0644 : st.st_mode & 0777, data,
+				len);
+		free(data);
+	}
+	if (!nested_req_end(b)) {
+		fprintf(stderr, "entrylab: nested runner: the command's files are more than "
+				"%u MiB in all (or out of memory)\n", NESTED_REQ_MAX >> 20);
+		return EL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Writes the request, not past deadline; 0, 128 + a signal, or -1 (the runner is not reading). */
+static int send_all(int fd, const char *p, size_t len, double deadline,
+		    const volatile sig_atomic_t *stop)
+{
+	while (len) {
+		struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+		ssize_t n;
+
+		if (stop && *stop)
+			return 128 + *stop;
+		if (nested_now_s() > deadline)
+			return -1;
+		if (poll(&pfd, 1, PUMP_MS) <= 0)
+			continue;
+		n = send(fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static uint64_t new_nonce(void)
+{
+	uint64_t n = 0;
+
+	while (getrandom(&n, sizeof(n), 0) != sizeof(n) || !n)
+		;
+	return n;
+}
+
+/* The control stream: the begin mark, then frames. */
+static void feed_ctl(struct session *s, const char *d, size_t n)
+{
+	size_t used = s->ctl_begin.found ? 0 : nested_mark_scan_feed(&s->ctl_begin, d, n, NULL, NULL);
+
+	if (s->ctl_begin.found && n > used)
+		nested_ctl_feed(&s->ctl, d + used, n - used);
+}
+
+/* A data stream: dropped until its begin mark, passed on until its end mark. */
+static void feed_data(struct session *s, int i, const char *d, size_t n)
+{
+	while (n) {
+		size_t used;
+
+		if (!s->begin[i].found)
+			used = nested_mark_scan_feed(&s->begin[i], d, n, NULL, NULL);
+		else if (!s->end[i].found)
+			used = nested_mark_scan_feed(&s->end[i], d, n, nested_sink_put, &s->sink[i]);
+		else
+			used = n; /* nothing comes after the end mark */
+		if (!used)
+			break;
+		d += used;
+		n -= used;
+	}
+}
+
+/* One read from a port; false at EOF (the runner's QEMU is gone) or an error. */
+static bool pump_read(struct session *s, int which)
+{
+	static char buf[65536];
+	ssize_t n = recv(s->rn->fd[which], buf, sizeof(buf), MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return true;
+	if (n <= 0)
+		return false;
+	if (which == 0)
+		feed_ctl(s, buf, (size_t)n);
+	else
+		feed_data(s, which - 1, buf, (size_t)n);
+	return true;
+}
+
+static bool session_done(const struct session *s)
+{
+	if (s->ctl.failed || s->ctl.error[0])
+		return true;
+	return s->ctl.exited && s->end[0].found && s->end[1].found;
+}
+
+enum pump_end { PUMP_DONE, PUMP_DIED, PUMP_TIMEOUT, PUMP_NO_ACK, PUMP_STOPPED, PUMP_RECORDS };
+
+static enum pump_end pump(struct session *s, double deadline, double ack_deadline)
+{
+	const volatile sig_atomic_t *stop = s->args ? s->args->stop : NULL;
+
+	while (!session_done(s)) {
+		struct pollfd p[5];
+		double now = nested_now_s();
+		int n = 0;
+
+		if (stop && *stop)
+			return PUMP_STOPPED;
+		if (s->records.failed)
+			return PUMP_RECORDS;
+		if (now > deadline)
+			return PUMP_TIMEOUT;
+		if (!s->ctl.acked && now > ack_deadline)
+			return PUMP_NO_ACK;
+		for (int i = 0; i < 2; i++) {
+			struct nested_sink *k = &s->sink[i];
+
+			/* After the end, a reader that took nothing for a while gets no more. */
+			if (s->ctl.exited && nested_sink_pending(k) &&
+			    (now - k->last_progress) * 1000 > NESTED_STALL_MS)
+				nested_sink_give_up(k);
+			if (!k->chunked)
+				nested_sink_flush(k);
+		}
+		p[n++] = (struct pollfd){.fd = s->rn->fd[0], .events = POLLIN};
+		for (int i = 0; i < 2; i++) {
+			struct nested_sink *k = &s->sink[i];
+
+			/* Read a port only into an empty sink: a slow reader slows the command. */
+			p[n++] = (struct pollfd){.fd = nested_sink_pending(k) || s->end[i].found
+						 ? -1 : s->rn->fd[i + 1], .events = POLLIN};
+			p[n++] = (struct pollfd){.fd = nested_sink_pending(k) && k->chunked ? k->fd : -1,
+						 .events = POLLOUT};
+		}
+		if (poll(p, (nfds_t)n, PUMP_MS) < 0 && errno != EINTR)
+			return PUMP_DIED;
+		if (p[0].revents && !pump_read(s, 0))
+			return PUMP_DIED;
+		for (int i = 0; i < 2; i++) {
+			if (p[1 + 2 * i].revents && !pump_read(s, i + 1))
+				return PUMP_DIED;
+			if (p[2 + 2 * i].revents)
+				nested_sink_flush(&s->sink[i]);
+		}
+	}
+	/* What the sinks still hold. */
+	for (int i = 0; i < 2; i++) {
+		while (nested_sink_pending(&s->sink[i]) &&
+		       (nested_now_s() - s->sink[i].last_progress) * 1000 <= NESTED_STALL_MS) {
+			struct pollfd p = {.fd = s->sink[i].fd, .events = POLLOUT};
+
+			poll(&p, 1, PUMP_MS);
+			nested_sink_flush(&s->sink[i]);
+		}
+		if (nested_sink_pending(&s->sink[i]))
+			nested_sink_give_up(&s->sink[i]);
+	}
+	return PUMP_DONE;
+}
+
+static struct session *session_new(const struct nested_request *args, struct nested_runner *rn,
+				   uint64_t nonce)
+{
+	struct session *s = calloc(1, sizeof(*s));
+
+	if (!s || !nested_ctl_init(&s->ctl, on_records, on_log, s)) {
+		free(s);
+		fprintf(stderr, "entrylab: nested runner: out of memory\n");
+		return NULL;
+	}
+	s->args = args;
+	s->rn = rn;
+	s->verbose = args && args->verbose;
+	nested_records_init(&s->records, args ? args->output : NULL);
+	if (args) {
+		s->records.on_record = args->on_record;
+		s->records.ctx = args->ctx;
+	}
+	nested_mark_scan_init(&s->ctl_begin, NESTED_MARK_BEGIN, nonce);
+	for (int i = 0; i < 2; i++) {
+		nested_mark_scan_init(&s->begin[i], NESTED_MARK_BEGIN, nonce);
+		nested_mark_scan_init(&s->end[i], NESTED_MARK_END, nonce);
+	}
+	nested_sink_init(&s->sink[0], 1, "stdout");
+	nested_sink_init(&s->sink[1], 2, "stderr");
+	for (int i = 0; i < 3; i++)
+		fcntl(rn->fd[i], F_SETFL, fcntl(rn->fd[i], F_GETFL) | O_NONBLOCK);
+	return s;
+}
+
+static void session_free(struct session *s)
+{
+	nested_ctl_free(&s->ctl);
+	free(s);
+}
+
+int nested_session_ping(struct nested_runner *rn, double timeout_s,
+			const volatile sig_atomic_t *stop)
+{
+	const uint64_t nonce = new_nonce();
+	const double deadline = nested_now_s() + timeout_s;
+	struct nested_buf b = {0};
+	struct session *s = session_new(NULL, rn, nonce);
+	int rc;
+
+	if (!s)
+		return EL_EXIT_VMM;
+	nested_req_begin(&b, nonce);
+	nested_req_item(&b, NESTED_ITEM_PING, NULL, 0);
+	rc = nested_req_end(&b) ? send_all(rn->fd[0], b.p, b.len, deadline, stop) : -1;
+	nested_buf_free(&b);
+	while (!rc && !s->ctl.acked && !s->ctl.failed && !s->ctl.error[0]) {
+		struct pollfd p = {.fd = rn->fd[0], .events = POLLIN};
+
+		if (stop && *stop) {
+			rc = 128 + *stop;
+			break;
+		}
+		if (nested_now_s() > deadline) {
+			fprintf(stderr, "entrylab: nested runner: the VM did not come up within %.0f s; "
+					"killed QEMU (a slow machine: raise "
+					"ENTRYLAB_NESTED_BOOT_TIMEOUT)\n", timeout_s);
+			rc = EL_EXIT_VMM;
+			break;
+		}
+		if (poll(&p, 1, PUMP_MS) > 0 && !pump_read(s, 0)) {
+			fprintf(stderr, "entrylab: nested runner: the VM stopped before it came up "
+					"(its kernel panicked, a module did not load, or QEMU "
+					"failed)\n");
+			rc = EL_EXIT_VMM;
+			break;
+		}
+	}
+	if (!rc && (s->ctl.failed || s->ctl.error[0])) {
+		fprintf(stderr, "entrylab: nested runner: the VM answered its first request with "
+				"%s%s\n", s->ctl.failed ? "a failure: " : "", s->ctl.failed ?
+			s->ctl.fail_msg : s->ctl.error);
+		rc = EL_EXIT_VMM;
+	}
+	if (rc == -1) {
+		fprintf(stderr, "entrylab: nested runner: the VM did not take its first request\n");
+		rc = EL_EXIT_VMM;
+	}
+	if (!rc)
+		rn->ready_uptime_s = (double)s->ctl.ack.ready_ms / 1e3;
+	session_free(s);
+	return rc;
 }
 
 /* "no record came back" or "N records came back (kept in FILE)". */
@@ -181,165 +436,152 @@ static void records_said(const struct session *s, char *buf, size_t cap)
 }
 
 /*
- * The inner entrylab's end, as init saw it.  A signal, an end without a
- * status, or a guest status with no record (from a command that writes one
- * per boot) is the VMM's failure (125), never a guest's exit status.
+ * The inner entrylab's end.  A signal, or a guest status with no record
+ * (from a command that writes one per boot), is the VMM's failure (125),
+ * never a guest's exit status.
  */
-static int session_inner_end(struct session *s)
+static int inner_end(struct session *s)
 {
-	const struct nested_stream *st = &s->stream;
-	const int sig = st->killed_signal, code = st->exit_status;
-	const char *name = sig ? sigabbrev_np(sig) : NULL;
+	const struct nested_exit *ex = &s->ctl.exit;
 	char recs[4200];
 
 	records_said(s, recs, sizeof(recs));
-	if (sig) {
+	if (ex->how == NESTED_KILLED) {
+		const char *name = sigabbrev_np(ex->value);
+
 		fprintf(stderr, "entrylab: nested runner: the VMM inside the nested runner died of "
 				"SIG%s (signal %d, %s); %s; a crash of entrylab, not the guest's "
 				"exit: report it with the command and the output of -v\n",
-			name ? name : "?", sig, strsignal(sig), recs);
-		return EL_EXIT_VMM;
-	}
-	if (st->lost) {
-		fprintf(stderr, "entrylab: nested runner: the VMM inside the nested runner ended "
-				"without reporting its exit status (the shell saw %d%s); %s; run "
-				"again with -v to see the VM's console\n",
-			code, code > 128 ? ", 128 + a signal?" : "", recs);
+			name ? name : "?", ex->value, strsignal(ex->value), recs);
 		return EL_EXIT_VMM;
 	}
 	/* 120, 121 and 125: the inner entrylab refused, before or without a record. */
-	if (s->args->expects_record && !s->records.written && code != EL_EXIT_USAGE &&
-	    code != EL_EXIT_UNSUPPORTED && code != EL_EXIT_VMM) {
+	if (s->args->expects_record && !s->records.written && ex->value != EL_EXIT_USAGE &&
+	    ex->value != EL_EXIT_UNSUPPORTED && ex->value != EL_EXIT_VMM) {
 		fprintf(stderr, "entrylab: nested runner: the VMM inside the nested runner exited "
 				"with status %d but %s: a VMM error, not the guest's status; run "
-				"again with -v to see the VM's console\n", code, recs);
+				"again with -v to see the VM's log\n", ex->value, recs);
 		return EL_EXIT_VMM;
 	}
-	return code;
+	return ex->value;
 }
 
-static int session_judge(struct session *s, const struct nested_vm *vm,
-			 const struct nested_outcome *out)
+static int judge(struct session *s, enum pump_end end, double total_s, bool *broken)
 {
-	const int ws = out->wait_status;
-	const char *when = s->stream.ready ? "before the command finished"
-					    : "before the VM came up";
+	char recs[4200];
 
-	switch (out->end) {
-	case NESTED_END_SPAWN_FAILED:
-		fprintf(stderr, "entrylab: nested runner: %s; install QEMU (apt-get install "
-				"qemu-system-x86) or set ENTRYLAB_QEMU to its path\n", out->detail);
+	records_said(s, recs, sizeof(recs));
+	switch (end) {
+	case PUMP_STOPPED:
+		return 128 + *s->args->stop; /* the caller says what was kept */
+	case PUMP_RECORDS:
+		fprintf(stderr, "entrylab: nested runner: stopped the command: its records cannot "
+				"be written (above)\n");
 		return EL_EXIT_VMM;
-	case NESTED_END_BOOT_TIMEOUT:
-		fprintf(stderr, "entrylab: nested runner: the VM did not come up within "
-				"%.0f s; killed QEMU (a slow machine: raise "
-				"ENTRYLAB_NESTED_BOOT_TIMEOUT)\n",
-			vm->boot_timeout_s);
-		print_console_tail(s);
-		return EL_EXIT_VMM;
-	case NESTED_END_TIMEOUT:
+	case PUMP_TIMEOUT:
+		*broken = true;
 		fprintf(stderr, "entrylab: nested runner: the command did not finish within %.0f s "
-				"in the nested VM; killed QEMU (raise --timeout or "
-				"ENTRYLAB_NESTED_TIMEOUT)\n", vm->total_timeout_s);
-		print_console_tail(s);
+				"in the nested VM; stopped its runner (raise --timeout or "
+				"ENTRYLAB_NESTED_TIMEOUT); %s\n", total_s, recs);
+		print_log_tail(s);
 		return EL_EXIT_TIMEOUT;
-	case NESTED_END_STOPPED:
-		if (session_stopping(s) > 0)
-			return 128 + session_stopping(s); /* the caller says what was kept */
-		fprintf(stderr, "entrylab: nested runner: stopped the VM: its records cannot be "
-				"written (above)\n");
+	case PUMP_DIED:
+		*broken = true;
+		fprintf(stderr, "entrylab: nested runner: the runner's VM (QEMU pid %ld) stopped "
+				"during the command; %s; a failure of the runner, not the guest's "
+				"exit: run it again (a new runner starts)\n", (long)s->rn->pid, recs);
+		print_log_tail(s);
 		return EL_EXIT_VMM;
-	case NESTED_END_EXITED:
+	case PUMP_NO_ACK:
+	case PUMP_DONE:
 		break;
 	}
-	if (s->stream.error[0]) {
-		fprintf(stderr, "entrylab: nested runner: the VM's results channel carried %s; "
-				"the initramfs does not match this entrylab: rebuild "
-				"(cmake --build)\n",
-			s->stream.error);
-		print_console_tail(s);
+	if (s->ctl.error[0]) {
+		*broken = true;
+		fprintf(stderr, "entrylab: nested runner: the VM's control channel carried %s; "
+				"stopped that runner\n", s->ctl.error);
+		print_log_tail(s);
 		return EL_EXIT_VMM;
 	}
-	if (s->stream.exited)
-		return session_inner_end(s);
-	if (s->stream.failed)
+	if (s->ctl.failed) {
 		fprintf(stderr, "entrylab: nested runner: the VM could not run the command: %s\n",
-			s->stream.fail_msg);
-	else if (WIFSIGNALED(ws))
-		fprintf(stderr, "entrylab: nested runner: QEMU died of signal %d (%s) %s\n",
-			WTERMSIG(ws), strsignal(WTERMSIG(ws)), when);
-	else if (WEXITSTATUS(ws))
-		fprintf(stderr, "entrylab: nested runner: QEMU exited with status %d %s "
-				"(what it said is below; a bad kernel file? run "
-				"harness/nested/fetch-kernel.sh "
-				"again with ENTRYLAB_NESTED_REFETCH=1)\n", WEXITSTATUS(ws), when);
-	else
-		fprintf(stderr, "entrylab: nested runner: the VM stopped %s (its kernel panicked "
-				"or init died; its console is below)\n", when);
-	print_console_tail(s);
-	return EL_EXIT_VMM;
+			s->ctl.fail_msg);
+		return EL_EXIT_VMM;
+	}
+	return inner_end(s);
 }
 
-int nested_session(const struct nested_request *args, int initrd_fd,
-		   const struct nested_ready *ready)
+static void session_notes(const struct session *s)
 {
-	struct session *s = calloc(1, sizeof(*s));
-	struct nested_outcome out;
-	struct nested_vm vm = { 0 };
-	const char *mem = getenv("ENTRYLAB_NESTED_MEMORY");
+	char note[300];
+
+	for (int i = 0; i < 2; i++)
+		if (nested_sink_note(&s->sink[i], note, sizeof(note)))
+			fprintf(stderr, "entrylab: nested runner: %s (harness/nested/README.md)\n",
+				note);
+}
+
+int nested_session(const struct nested_request *args, struct nested_runner *rn, bool *broken,
+		   bool *retry)
+{
+	const uint64_t nonce = new_nonce();
 	const double boots = args->boots ? args->boots : 1;
 	/* The whole run: per boot its --timeout plus one boot and shipping its record back. */
 	const double run_s = args->timeout_s > 0 ? boots * (args->timeout_s + NESTED_BOOT_MARGIN_S)
 						  : NESTED_NO_TIMEOUT_S;
+	const double total_s = nested_env_seconds("ENTRYLAB_NESTED_TIMEOUT", run_s);
+	const double t0 = nested_now_s();
+	struct nested_buf b = {0};
+	struct session *s;
+	enum pump_end end;
 	size_t torn;
 	int rc;
 
-	if (!s) {
-		fprintf(stderr, "entrylab: nested runner: out of memory\n");
-		return EL_EXIT_VMM;
-	}
-	s->args = args;
-	s->verbose = args->verbose;
-	nested_records_init(&s->records, args->output);
-	s->records.on_record = args->on_record;
-	s->records.ctx = args->ctx;
-	nested_stream_init(&s->stream, nested_records_feed, &s->records);
-	vm.qemu = ready->qemu;
-	vm.kernel = ready->kernel;
-	vm.initrd_fd = initrd_fd;
-	vm.append = NESTED_KERNEL_APPEND;
-	/* qboot starts a PVH kernel ~0.2 s sooner than SeaBIOS under TCG. */
-	vm.bios = access(NESTED_QBOOT, R_OK) ? NULL : NESTED_QBOOT;
-	vm.memory = mem && *mem ? mem : "2G";
-	vm.boot_timeout_s = env_seconds("ENTRYLAB_NESTED_BOOT_TIMEOUT", 120);
-	vm.total_timeout_s = env_seconds("ENTRYLAB_NESTED_TIMEOUT", vm.boot_timeout_s + run_s);
-	vm.verbose = args->verbose;
-	nested_sink_init(&s->out, 1, "stdout");
-	nested_sink_init(&s->err, 2, "stderr");
-	/* One deadline: forwarding output never waits past the end of the whole run. */
-	s->out.deadline = s->err.deadline = nested_now_s() + vm.total_timeout_s;
-	vm.chunk = session_chunk;
-	vm.is_ready = session_ready;
-	vm.stopping = session_stopping;
-	s->stop = args->stop;
-	vm.ctx = s;
-
+	*broken = *retry = false;
 	fflush(stdout);
 	fflush(stderr);
-	nested_qemu_run(&vm, &out);
-	if (args->verbose && out.boot_s >= 0)
-		fprintf(stderr, "entrylab: nested runner: the VM was up in %.2f s (QEMU start to "
-				"/dev/kvm ready; guest uptime %.2f s), whole run %.2f s\n",
-			out.boot_s, s->stream.ready_uptime, out.wall_s);
+	rc = nested_request_encode(&b, nonce, args, rn);
+	if (rc) {
+		nested_buf_free(&b);
+		return rc;
+	}
+	s = session_new(args, rn, nonce);
+	if (!s) {
+		nested_buf_free(&b);
+		return EL_EXIT_VMM;
+	}
+	rc = send_all(rn->fd[0], b.p, b.len, t0 + NESTED_ACK_TIMEOUT_S, args->stop);
+	nested_buf_free(&b);
+	if (rc > 0) {
+		session_free(s);
+		return rc;
+	}
+	end = rc < 0 ? PUMP_NO_ACK : pump(s, t0 + total_s, nested_now_s() + NESTED_ACK_TIMEOUT_S);
+	if (end == PUMP_NO_ACK && !s->ctl.acked) {
+		/* Nothing ran: a hung runner is replaced and the command sent again (nested.c). */
+		fprintf(stderr, "entrylab: nested runner: the warm runner in slot %u (QEMU pid %ld) "
+				"did not take the command within %.0f s; replacing it\n", rn->slot,
+			(long)rn->pid, NESTED_ACK_TIMEOUT_S);
+		*broken = *retry = true;
+		session_free(s);
+		return EL_EXIT_VMM;
+	}
+	if (args->verbose && s->ctl.acked)
+		fprintf(stderr, "entrylab: nested runner: %s runner (slot %u, QEMU pid %ld), "
+				"command %llu of its life, VM up %.1f s: waited %.2f s, set-up %.2f "
+				"s%s, command %.2f s\n", rn->warm ? "warm" : "cold", rn->slot,
+			(long)rn->pid, (unsigned long long)s->ctl.ack.seq,
+			(double)s->ctl.ack.uptime_ms / 1e3, rn->wait_s, rn->setup_s,
+			rn->started ? " (booted it)" : "", nested_now_s() - t0);
 	session_notes(s);
 	torn = nested_records_close(&s->records);
 	if (torn)
 		fprintf(stderr, "entrylab: nested runner: dropped an unfinished record (%zu bytes) "
 				"the VM was writing when it stopped\n", torn);
-	rc = session_judge(s, &vm, &out);
+	rc = judge(s, end, total_s, broken);
 	/* A record that did not reach the host file is a lost result, whatever the guest said. */
 	if (s->records.failed)
 		rc = EL_EXIT_VMM;
-	free(s);
+	session_free(s);
 	return rc;
 }

@@ -1,83 +1,107 @@
 /*
- * Forwarding the nested VM's guest output to the host's stdout and stderr
- * (nested_priv.h, struct nested_sink) without ever blocking the pump: the
- * session's one deadline must hold whoever reads (or does not read) our
- * output.  Policy: at most EL_NESTED_STREAM_CAP bytes per destination are
- * passed on; a destination that takes nothing for NESTED_STALL_MS is
- * stalled and gets nothing more; what is not passed on is read from the VM
- * all the same (so it never blocks) and counted, and the session prints
- * one note saying how much was dropped and why.
+ * The inner command's stdout and stderr, passed on to ours (nested_priv.h,
+ * struct nested_sink) as a pipe would: the session reads a port only when
+ * its sink holds nothing, so a reader that is slow makes the command wait
+ * (backpressure through the socket, QEMU and the port), and nothing is
+ * dropped while the command runs.  Our pump never blocks on a pipe: after
+ * POLLOUT a pipe takes PIPE_BUF bytes without blocking; a file or a
+ * terminal takes whatever it is given.
+ *
+ * Dropped, and counted for the one note at the end, is only: what a closed
+ * reader could not take (EPIPE), and, once the command has ended, what a
+ * reader that took nothing for NESTED_STALL_MS left (the command's own
+ * deadline has passed by then: `run` dropped and counted its part too).
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
-#include <time.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "el_limits.h"
 #include "nested_priv.h"
 
 void nested_sink_init(struct nested_sink *k, int fd, const char *name)
 {
-	*k = (struct nested_sink){.fd = fd, .name = name, .cap = EL_NESTED_STREAM_CAP};
+	struct stat st;
+
+	memset(k, 0, sizeof(*k));
+	k->fd = fd;
+	k->name = name;
+	k->chunked = fstat(fd, &st) < 0 || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+	k->last_progress = nested_now_s();
 }
 
-/*
- * Waits up to NESTED_STALL_MS, and never past the deadline, for fd to take
- * bytes; false if it does not.
- */
-static bool sink_writable(int fd, double deadline)
+void nested_sink_put(void *ctx, const char *data, size_t len)
 {
-	struct pollfd p = {.fd = fd, .events = POLLOUT};
-	double left_ms = deadline > 0 ? (deadline - nested_now_s()) * 1000 : NESTED_STALL_MS;
-	int rc, ms = left_ms < NESTED_STALL_MS ? (int)left_ms : NESTED_STALL_MS;
+	struct nested_sink *k = ctx;
 
-	do
-		rc = poll(&p, 1, ms > 0 ? ms : 0);
-	while (rc < 0 && errno == EINTR);
-	return rc > 0 && !(p.revents & (POLLERR | POLLNVAL)) && (p.revents & POLLOUT);
-}
-
-void nested_sink_write(struct nested_sink *k, const char *data, size_t len)
-{
-	size_t room = k->passed < k->cap ? k->cap - k->passed : 0;
-
-	if (len > room) {
-		k->dropped_cap += len - room;
-		len = room;
+	if (k->discarding || k->broken) {
+		k->dropped += len;
+		return;
 	}
-	while (len && !k->stalled && !k->broken) {
-		/* PIPE_BUF at a time: after POLLOUT a pipe takes that much without blocking. */
-		size_t n = len < 4096 ? len : 4096;
+	if (k->off == k->len)
+		k->off = k->len = 0;
+	if (len > sizeof(k->buf) - k->len) {
+		/* The session reads only into an empty sink: this cannot happen; count it. */
+		k->dropped += len - (sizeof(k->buf) - k->len);
+		len = sizeof(k->buf) - k->len;
+	}
+	memcpy(k->buf + k->len, data, len);
+	k->len += len;
+}
+
+bool nested_sink_pending(const struct nested_sink *k)
+{
+	return k->off < k->len;
+}
+
+void nested_sink_flush(struct nested_sink *k)
+{
+	while (nested_sink_pending(k)) {
+		size_t n = k->len - k->off;
 		ssize_t w;
 
-		if (!sink_writable(k->fd, k->deadline)) {
-			k->stalled = true;
-			break;
+		if (k->chunked) {
+			struct pollfd p = {.fd = k->fd, .events = POLLOUT};
+
+			if (poll(&p, 1, 0) <= 0 || !(p.revents & (POLLOUT | POLLERR)))
+				return;
+			n = n < PIPE_BUF ? n : PIPE_BUF;
 		}
-		w = write(k->fd, data, n);
-		if (w < 0 && (errno == EINTR || errno == EAGAIN))
+		w = write(k->fd, k->buf + k->off, n);
+		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && errno == EAGAIN)
+			return;
 		if (w <= 0) {
-			k->broken = true; /* a closed pipe must not stop the run */
-			break;
+			/* A closed reader must not stop the run: the rest is dropped. */
+			k->broken = true;
+			k->dropped += k->len - k->off;
+			k->off = k->len = 0;
+			return;
 		}
+		k->off += (size_t)w;
 		k->passed += (uint64_t)w;
-		data += w;
-		len -= (size_t)w;
+		k->last_progress = nested_now_s();
 	}
-	k->dropped_stall += len;
+}
+
+void nested_sink_give_up(struct nested_sink *k)
+{
+	k->discarding = true;
+	k->dropped += k->len - k->off;
+	k->off = k->len = 0;
 }
 
 bool nested_sink_note(const struct nested_sink *k, char *buf, size_t cap)
 {
-	if (!k->dropped_cap && !k->dropped_stall)
+	if (!k->dropped)
 		return false;
-	snprintf(buf, cap,
-		 "the nested VM's %s: passed on %llu bytes, dropped %llu over the "
-		 "%u MiB cap and %llu %s",
-		 k->name, (unsigned long long)k->passed, (unsigned long long)k->dropped_cap,
-		 (unsigned)(k->cap >> 20), (unsigned long long)k->dropped_stall,
-		 k->broken ? "after it was closed" : "while it was not read (stalled reader)");
+	snprintf(buf, cap, "the nested VM's %s: passed on %llu bytes, dropped %llu %s", k->name,
+		 (unsigned long long)k->passed, (unsigned long long)k->dropped,
+		 k->broken ? "after it was closed"
+			   : "after the command ended while it was not read (stalled reader)");
 	return true;
 }

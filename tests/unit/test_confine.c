@@ -20,6 +20,7 @@
 
 #include "confine.h"
 #include "nested_priv.h"
+#include "nested_wire.h"
 #include "vm.h"
 
 Test(confine, status_fields_parsed)
@@ -207,16 +208,27 @@ Test(confine, apply_closes_fds_and_drops)
 	munmap(info, sizeof(*info));
 }
 
-Test(confine, nested_script_exports_the_knobs)
+/* The knobs reach the inner entrylab through the nested runner's request. */
+Test(confine, nested_request_exports_the_knobs)
 {
-	char *argv[] = {"entrylab", "run"};
-	char *text;
+	static struct nested_cmd cmd;
+	char *argv[] = {"entrylab", "run"}, err[300];
+	struct nested_request r = {.argc = 2, .argv = argv};
+	struct nested_runner rn = {.warm = true};
+	struct nested_buf b = {0};
+	bool found, seen = false;
+	size_t need;
 
 	setenv("ENTRYLAB_TEST_SECCOMP_VIOLATE", "1", 1);
-	text = nested_cmd_script(2, argv, "/");
+	cr_assert_eq(nested_request_encode(&b, 1, &r, &rn), 0);
 	unsetenv("ENTRYLAB_TEST_SECCOMP_VIOLATE");
-	cr_assert(text);
-	cr_expect(strstr(text, "\nexport ENTRYLAB_TEST_SECCOMP_VIOLATE='1'\n"), "%s", text);
-	cr_expect(!strstr(text, "ENTRYLAB_NO_SECCOMP"), "unset knobs stay out: %s", text);
-	free(text);
+	nested_req_find(b.p, b.len, &cmd, &found, &need, err, sizeof(err));
+	cr_assert(found && !err[0], "%s", err);
+	for (unsigned i = 0; i < cmd.nenv; i++) {
+		seen |= !strcmp(cmd.env[i], "ENTRYLAB_TEST_SECCOMP_VIOLATE=1");
+		cr_expect(!strstr(cmd.env[i], "ENTRYLAB_NO_SECCOMP"), "unset knobs stay out: %s",
+			  cmd.env[i]);
+	}
+	cr_expect(seen, "the knob was not sent");
+	nested_buf_free(&b);
 }

@@ -18,6 +18,7 @@
 #include "host_io.h"
 #include "kvm.h"
 #include "nested_priv.h"
+#include "nested_wire.h"
 #include "status.h"
 
 /* A host where everything works: /dev/kvm opens, speaks API 12, keeps CPUID. */
@@ -301,23 +302,35 @@ Test(engine, cmd_engine_bad_usage_is_120)
 
 Test(engine, device_env_never_reaches_the_nested_vm)
 {
-	char *argv[] = {"entrylab", "run", "getpid", NULL}, err[256], *script, *init;
+	static struct nested_cmd cmd;
+	char *argv[] = {"entrylab", "run", "getpid", NULL}, err[256], *init, *agent;
+	struct nested_request r = {.argc = 3, .argv = argv};
+	struct nested_runner rn = {.warm = true};
+	struct nested_buf b = {0};
+	bool found;
 	size_t len;
-	const char *unset, *run;
 
 	setenv(KVM_DEVICE_ENV, "/nonexistent", 1);
-	script = nested_cmd_script(3, argv, "/tmp");
+	cr_assert_eq(nested_request_encode(&b, 1, &r, &rn), 0);
 	unsetenv(KVM_DEVICE_ENV);
-	cr_assert(script);
-	cr_expect(!strstr(script, KVM_DEVICE_ENV), "the command script carries it: %s", script);
-	free(script);
+	nested_req_find(b.p, b.len, &cmd, &found, &len, err, sizeof(err));
+	cr_assert(found && !err[0], "%s", err);
+	for (unsigned i = 0; i < cmd.nenv; i++)
+		cr_expect(strncmp(cmd.env[i], KVM_DEVICE_ENV "=", strlen(KVM_DEVICE_ENV) + 1),
+			  "the request carries it: %s", cmd.env[i]);
+	nested_buf_free(&b);
 
+	/* In the VM: init hands over to the agent, which builds each command's environment. */
 	init = io_read_file(EL_SOURCE_DIR "/harness/nested/init", 1 << 20, &len, err,
 			    sizeof(err));
 	cr_assert(init, "%s", err);
-	unset = strstr(init, "\nunset " KVM_DEVICE_ENV "\n");
-	run = strstr(init, "/nested/entrylab \"$@\"");
-	cr_expect(unset && run && unset < run, "init must unset %s before the inner command",
-		  KVM_DEVICE_ENV);
+	cr_expect(strstr(init, "\nexec /nested/entrylab __nested-agent\n"),
+		  "init must exec the agent");
 	free(init);
+	agent = io_read_file(EL_SOURCE_DIR "/harness/nested/nested_agent.c", 1 << 20, &len, err,
+			     sizeof(err));
+	cr_assert(agent, "%s", err);
+	cr_expect(strstr(agent, "execve(argv[0], argv, (char *const *)env)"),
+		  "the agent must give the command its own environment, not inherit one");
+	free(agent);
 }
