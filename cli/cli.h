@@ -27,6 +27,7 @@ struct el_cli_run {
 	const char *csv_sep;       /* -x SEP, NULL = table */
 	bool json;                 /* --json */
 	enum el_nested_mode nested;
+	bool nested_cold;          /* --no-warm: the nested runner boots a VM for this command alone */
 	bool bochs;                /* --engine bochs */
 	const char *cpu_model;     /* --cpu-model (Bochs's), NULL = none */
 	bool dry_run;              /* run --dry-run: checked, what would boot shown, nothing booted */

@@ -17,6 +17,7 @@ enum {
 	OPT_PIN = EL_OPT_PRIVATE,
 	OPT_NESTED,
 	OPT_NO_NESTED,
+	OPT_NO_WARM,
 	OPT_STRICT,
 	OPT_ENGINE,
 	OPT_CPU_MODEL,
@@ -30,6 +31,7 @@ static const struct option run_options[] = {
 	{"pin", required_argument, 0, OPT_PIN},
 	{"nested", no_argument, 0, OPT_NESTED},
 	{"no-nested", no_argument, 0, OPT_NO_NESTED},
+	{"no-warm", no_argument, 0, OPT_NO_WARM},
 	{"strict", no_argument, 0, OPT_STRICT},
 	{"engine", required_argument, 0, OPT_ENGINE},
 	{"cpu-model", required_argument, 0, OPT_CPU_MODEL},
@@ -60,6 +62,8 @@ static void run_usage(FILE *f)
 		"                        output to a stalled reader included (default %.0f)\n"
 		"      --pin CPU         pin the vCPU thread\n"
 		"      --nested, --no-nested  force or forbid the nested runner\n"
+		"      --no-warm         nested runner: boot a VM for this command alone\n"
+		"                        instead of using a warm one (harness/nested/)\n"
 		"      --strict          a knob the vCPU cannot honour is an error\n"
 		"      --kernel FILE     boot another guest kernel image\n"
 		"      --engine kvm|bochs  where the guest runs: KVM (default), or Bochs 2.7\n"
@@ -88,6 +92,7 @@ static int parse_one(int opt, const char *arg, struct el_cli_run *cli)
 	case 'e': cli->req.events = arg; break;
 	case OPT_NESTED: cli->nested = EL_NESTED_FORCE; break;
 	case OPT_NO_NESTED: cli->nested = EL_NESTED_FORBID; break;
+	case OPT_NO_WARM: cli->nested_cold = true; break;
 	case OPT_STRICT: cli->req.strict = true; break;
 	case OPT_ENGINE:
 		if (strcmp(arg, "kvm") && strcmp(arg, "bochs"))

@@ -22,7 +22,8 @@
 #include "status.h"
 
 enum {
-	OPT_JSON = 256, OPT_ONLY, OPT_NESTED, OPT_NO_NESTED, OPT_TIMEOUT, OPT_DRY_RUN, OPT_ARGS,
+	OPT_JSON = 256, OPT_ONLY, OPT_NESTED, OPT_NO_NESTED, OPT_NO_WARM, OPT_TIMEOUT, OPT_DRY_RUN,
+	OPT_ARGS,
 	OPT_TRACE, OPT_RESUME, OPT_DONE_RUNS, OPT_SCALE, OPT_ENGINE, OPT_CPU_MODEL,
 };
 
@@ -35,6 +36,7 @@ static const struct option matrix_options[] = {
 	{"only", required_argument, 0, OPT_ONLY},
 	{"nested", no_argument, 0, OPT_NESTED},
 	{"no-nested", no_argument, 0, OPT_NO_NESTED},
+	{"no-warm", no_argument, 0, OPT_NO_WARM},
 	{"timeout", required_argument, 0, OPT_TIMEOUT},
 	{"dry-run", no_argument, 0, OPT_DRY_RUN},
 	{"args", required_argument, 0, OPT_ARGS},
@@ -69,6 +71,7 @@ static void matrix_usage(FILE *f)
 		"      --scale seed      the seed's own sizes (the file's seed_args,\n"
 		"                        seed_iterations, seed_repeat); -r/-n/--args still win\n"
 		"      --nested, --no-nested  force or forbid the nested runner\n"
+		"      --no-warm         nested runner: boot a VM for this matrix alone\n"
 		"      --dry-run         print the runs and their estimated time instead\n"
 		"      --trace           each variant once under QEMU TCG as `entrylab trace`:\n"
 		"                        exact instruction counts, any host (no KVM needed)\n"
@@ -114,6 +117,7 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 		case OPT_ONLY: o->only = optarg; break;
 		case OPT_NESTED: o->nested = EL_NESTED_FORCE; break;
 		case OPT_NO_NESTED: o->nested = EL_NESTED_FORBID; break;
+		case OPT_NO_WARM: o->cold = true; break;
 		case OPT_DRY_RUN: o->dry_run = true; break;
 		case OPT_ARGS: o->args = optarg; break;
 		case OPT_TRACE: o->trace = true; break;
@@ -349,6 +353,7 @@ static int resume_options(struct matrix *m, struct matrix_saved *s)
 	}
 	if (given.nested != EL_NESTED_AUTO)
 		m->o.nested = given.nested;
+	m->o.cold = m->o.cold || given.cold;
 	snprintf(m->id, sizeof(m->id), "%s", s->id);
 	return 0;
 }

@@ -122,6 +122,7 @@ static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 	rc = nested_run(&(struct nested_request){
 		.argc = argc + 1, .argv = argv - 1, .output = out, .files = files, .why = why,
 		.verbose = cli->req.verbose, .timeout_s = cli->req.timeout_s,
+		.cold = cli->nested_cold,
 		.boots = cli->req.repeat,
 		.expects_record = true,
 	});

@@ -46,6 +46,7 @@ static int run_nested(struct matrix *m, struct matrix_dir *d, const char *why,
 	rc = nested_run(&(struct nested_request){
 		.argc = argc, .argv = argv, .output = &d->out, .files = files, .why = why,
 		.verbose = m->o.verbose, .timeout_s = boot_timeout_s,
+		.cold = m->o.cold,
 		.boots = m->nv * m->repeat, .on_record = matrix_progress_line, .ctx = &p,
 		.stop = matrix_signal_flag(),
 	});

@@ -36,6 +36,7 @@ struct matrix_opts {
 	double timeout_s;       /* --timeout; 0 = the file's */
 	const char *only;       /* --only V1,V2 */
 	enum el_nested_mode nested;
+	bool cold;              /* --no-warm: a nested VM for this matrix alone */
 	const char *resume;     /* --resume DIR (matrix_run.h) */
 	const char *done_runs;  /* --done-runs LIST: internal, the host tells the nested VM
 				   which runs have a record already (matrix_done_parse) */
