@@ -436,7 +436,7 @@ static void run_command(struct agent *a)
 {
 	static const char *env[NESTED_MAX_ENV + 8];
 	char seq[64], up[64], errbuf[512];
-	struct nested_ack ack = {.seq = ++a->seq, .uptime_ms = uptime_ms(),
+	struct nested_ack ack = {.seq = a->cmd->ping ? a->seq : ++a->seq, .uptime_ms = uptime_ms(),
 				 .ready_ms = a->ready_ms};
 	struct nested_exit ex = {0};
 	unsigned ne = 0;

@@ -480,6 +480,8 @@ static int take_slot(struct nested_runner *rn, const char *kdir, unsigned slots,
 
 int nested_runner_get(struct nested_runner *rn, const struct nested_runner_opts *o)
 {
+	pid_t old;
+	bool refused;
 	const double t0 = nested_now_s();
 	char base[NESTED_PATH_MAX - 64], kdir[NESTED_PATH_MAX], key[17], err[NESTED_PATH_MAX + 200];
 	int stopped = 0, rc;
@@ -524,10 +526,14 @@ int nested_runner_get(struct nested_runner *rn, const struct nested_runner_opts 
 		rn->setup_s = nested_now_s() - t0 - rn->wait_s;
 		return 0;
 	}
-	/* Nothing answers in this slot: first use, idle power-off, or a runner that died. */
-	if (slot_qemu(rn->dir) > 0 || errno == ECONNREFUSED) {
-		pid_t old = slot_qemu(rn->dir);
-
+	/*
+	 * Nothing answers in this slot: its first use (no socket), or a runner
+	 * that powered off when idle or was killed (a socket nobody listens on),
+	 * or a QEMU that is there but does not listen.
+	 */
+	refused = errno == ECONNREFUSED;
+	old = slot_qemu(rn->dir);
+	if (old > 0 || refused) {
 		fprintf(stderr, "entrylab: nested runner: the warm runner in slot %u %s; starting "
 				"a new one\n", rn->slot,
 			old > 0 ? "does not answer (its QEMU is still there: killed it)"

@@ -149,7 +149,7 @@ enum nested_frame {
 };
 
 struct nested_ack {
-	uint64_t seq;       /* commands this runner has taken, this one included */
+	uint64_t seq;       /* commands this runner has taken, this one included (pings are none) */
 	uint64_t uptime_ms; /* the VM's uptime */
 	uint64_t ready_ms;  /* its uptime when the agent was ready (the boot) */
 };
