@@ -275,7 +275,8 @@ static bool read_request(struct agent *a, double idle_deadline, char *err, size_
 			say("dropped %zu bytes of a request that stopped arriving", a->in.len);
 			a->in.len = 0;
 		}
-		if (idle_deadline && now > idle_deadline && !a->in.len)
+		/* Not while a host is connected: it is about to send (or sending). */
+		if (idle_deadline && now > idle_deadline && !a->in.len && !host_connected(ctl))
 			return false;
 		if (poll(&p, 1, 0) < 0 && errno != EINTR)
 			return false;

@@ -500,6 +500,8 @@ int nested_runner_get(struct nested_runner *rn, const struct nested_runner_opts 
 		}
 		rc = runner_boot(rn, o);
 		rn->setup_s = nested_now_s() - t0;
+		if (rc)
+			nested_runner_put(rn, true);
 		return rc;
 	}
 	if (!nested_runner_base(base, sizeof(base), err, sizeof(err))) {
@@ -533,7 +535,9 @@ int nested_runner_get(struct nested_runner *rn, const struct nested_runner_opts 
 	 */
 	refused = errno == ECONNREFUSED;
 	old = slot_qemu(rn->dir);
-	if (old > 0 || refused) {
+	path_in(err, sizeof(err), rn->dir, "pid");
+	/* A pid file: a runner was here (QEMU removes its sockets when it powers off). */
+	if (old > 0 || refused || access(err, F_OK) == 0) {
 		fprintf(stderr, "entrylab: nested runner: the warm runner in slot %u %s; starting "
 				"a new one\n", rn->slot,
 			old > 0 ? "does not answer (its QEMU is still there: killed it)"

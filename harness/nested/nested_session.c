@@ -557,11 +557,19 @@ int nested_session(const struct nested_request *args, struct nested_runner *rn, 
 		return rc;
 	}
 	end = rc < 0 ? PUMP_NO_ACK : pump(s, t0 + total_s, nested_now_s() + NESTED_ACK_TIMEOUT_S);
-	if (end == PUMP_NO_ACK && !s->ctl.acked) {
-		/* Nothing ran: a hung runner is replaced and the command sent again (nested.c). */
-		fprintf(stderr, "entrylab: nested runner: the warm runner in slot %u (QEMU pid %ld) "
-				"did not take the command within %.0f s; replacing it\n", rn->slot,
-			(long)rn->pid, NESTED_ACK_TIMEOUT_S);
+	if ((end == PUMP_NO_ACK || end == PUMP_DIED) && !s->ctl.acked && rn->warm) {
+		/*
+		 * Nothing ran: a runner that hung, or stopped as the command came (its
+		 * idle power-off), is replaced and the command sent again (nested.c).
+		 */
+		if (end == PUMP_DIED)
+			fprintf(stderr, "entrylab: nested runner: the warm runner in slot %u stopped "
+					"before it took the command (its idle time was up?); "
+					"starting a new one\n", rn->slot);
+		else
+			fprintf(stderr, "entrylab: nested runner: the warm runner in slot %u (QEMU "
+					"pid %ld) did not take the command within %.0f s; replacing "
+					"it\n", rn->slot, (long)rn->pid, NESTED_ACK_TIMEOUT_S);
 		*broken = *retry = true;
 		session_free(s);
 		return EL_EXIT_VMM;
