@@ -54,6 +54,7 @@ struct agent {
 	int kmsg;    /* /dev/kmsg, -1 if none */
 	int records; /* AGENT_RECORDS */
 	unsigned idle_s;
+	bool once;   /* one command, then power off (the cold path) */
 	uint64_t seq, ready_ms;
 	struct nested_buf in; /* request bytes */
 	size_t in_used;       /* of them, the request being served (dropped after it) */
@@ -121,7 +122,12 @@ static int open_port(const char *name)
 	return fd;
 }
 
-static unsigned cmdline_idle(void)
+/*
+ * The kernel command line's entrylab.idle=SECONDS (power off after that
+ * long without a command; 0: never) and entrylab.once (power off after
+ * one command: the cold path).
+ */
+static unsigned cmdline_idle(bool *once)
 {
 	char buf[4096] = "";
 	FILE *f = fopen("/proc/cmdline", "r");
@@ -133,6 +139,7 @@ static unsigned cmdline_idle(void)
 		fclose(f);
 	}
 	p = strstr(buf, "entrylab.idle=");
+	*once = strstr(buf, "entrylab.once") != NULL;
 	return p ? (unsigned)strtoul(p + strlen("entrylab.idle="), NULL, 10) : 0;
 }
 
@@ -559,7 +566,7 @@ int nested_agent_main(void)
 	sigemptyset(&io);
 	sigaddset(&io, SIGIO);
 	sigprocmask(SIG_BLOCK, &io, NULL);
-	a.idle_s = cmdline_idle();
+	a.idle_s = cmdline_idle(&a.once);
 	for (int i = 0; i < NPORTS; i++) {
 		a.port[i] = open_port(port_names[i]);
 		if (a.port[i] < 0) {
@@ -603,7 +610,7 @@ int nested_agent_main(void)
 		memmove(a.in.p, a.in.p + a.in_used, a.in.len - a.in_used);
 		a.in.len -= a.in_used;
 		a.in_used = 0;
-		if (served && !a.idle_s) {
+		if (served && a.once) {
 			/* One command (the cold path): the host reads the end, then QEMU goes. */
 			for (int i = 0; i < 100 && host_connected(a.port[PORT_CTL]); i++)
 				usleep(50000);

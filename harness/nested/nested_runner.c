@@ -45,7 +45,9 @@
 
 #define NESTED_QBOOT "/usr/share/qemu/qboot.rom"
 #define RUNNERS_MAX 8
+#define NESTED_RUN_AS "nobody"
 #define IDLE_DEFAULT_S 600
+#define COLD_IDLE_S 120
 
 static const char *const sock_names[3] = {"ctl.sock", "out.sock", "err.sock"};
 static const char *const port_names[3] = {NESTED_PORT_CTL, NESTED_PORT_OUT, NESTED_PORT_ERR};
@@ -264,8 +266,10 @@ static int runner_spawn(struct nested_runner *rn, const struct nested_runner_opt
 	bool not_found;
 	int initrd_fd, log_fd, rc;
 
-	snprintf(append, sizeof(append), "%s entrylab.idle=%u", NESTED_KERNEL_APPEND,
-		 rn->warm ? env_uint("ENTRYLAB_NESTED_IDLE", IDLE_DEFAULT_S, 86400) : 0);
+	/* Cold: one command; a VM whose command never comes (we died) goes after COLD_IDLE_S. */
+	snprintf(append, sizeof(append), "%s entrylab.idle=%u%s", NESTED_KERNEL_APPEND,
+		 rn->warm ? env_uint("ENTRYLAB_NESTED_IDLE", IDLE_DEFAULT_S, 86400) : COLD_IDLE_S,
+		 rn->warm ? "" : " entrylab.once");
 	snprintf(initrd, sizeof(initrd), "/dev/fd/%d", FD_INITRD);
 	path_in(logp, sizeof(logp), rn->dir, "console.log");
 	if (snprintf(serial, sizeof(serial), "file:%s", logp) >= (int)sizeof(serial))
@@ -274,10 +278,19 @@ static int runner_spawn(struct nested_runner *rn, const struct nested_runner_opt
 	for (const char *const *f = (const char *const[]){
 		     "-nodefaults", "-no-user-config", "-display", "none", "-machine", "q35",
 		     "-accel", "tcg", "-cpu", "max", "-smp", "1", "-no-reboot", "-sandbox",
-		     "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny",
+		     "on,obsolete=deny,elevateprivileges=allow,spawn=deny,resourcecontrol=deny",
 		     "-device", "virtio-serial-pci,max_ports=4", NULL};
 	     *f; f++)
 		argv[n++] = *f;
+	/*
+	 * As root: QEMU gives up root for nobody once its files and sockets are
+	 * open (its sandbox must then allow the set*id calls: once root is
+	 * gone, none can take it back).
+	 */
+	if (geteuid() == 0) {
+		argv[n++] = "-runas";
+		argv[n++] = NESTED_RUN_AS;
+	}
 	argv[n++] = "-m";
 	argv[n++] = o->memory;
 	argv[n++] = "-kernel";
