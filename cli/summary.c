@@ -4,12 +4,14 @@
  * the per-run progress lines of -r N.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "entrylab/features.h"
 #include "entrylab/knobs.h"
 #include "cmdline.h"
 #include "record.h"
+#include "record_nested.h"
 #include "summary.h"
 
 static const char *config_name(unsigned item, uint8_t v)
@@ -73,6 +75,21 @@ static void print_status(FILE *f, const struct summary_agg *a)
 		fprintf(f, " (%u with a non-zero exit status)", a->nonzero_exits);
 }
 
+/* Under the nested runner: how the command got to its VM, and what that cost (host.nested). */
+static void print_nested(FILE *f)
+{
+	const char *runner = getenv(EL_NESTED_ENV_RUNNER), *setup = getenv(EL_NESTED_ENV_SETUP);
+	const char *wait = getenv(EL_NESTED_ENV_WAIT), *started = getenv(EL_NESTED_ENV_STARTED);
+
+	if (!runner || !setup)
+		return;
+	fprintf(f, "  nested   %s runner, set-up %s s%s", runner, setup,
+		started && !strcmp(started, "1") ? " (booted it)" : "");
+	if (wait && strtod(wait, NULL) > 0)
+		fprintf(f, ", waited %s s for a free one", wait);
+	fputc('\n', f);
+}
+
 void summary_print(FILE *f, const struct el_cli_run *cli, const struct el_host_info *host,
 		   const struct summary_agg *a, const char *output)
 {
@@ -94,6 +111,7 @@ void summary_print(FILE *f, const struct el_cli_run *cli, const struct el_host_i
 	else
 		fprintf(f, "  (kvm %s, boot %.1f ms, wall %.1f ms%s)\n", host->kvm, a->boot_ms.mean,
 			a->wall_ms.mean, a->runs > 1 ? ", means" : "");
+	print_nested(f);
 	if (a->runs == 1 && a->first_detail[0])
 		fprintf(f, "  detail   %s\n", a->first_detail);
 	fprintf(f, "  cpu      %s\n", cli->bochs ? cli->cpu_model : cli->req.cpu_spec);
