@@ -44,6 +44,7 @@
 #define AGENT_RECORDS "/run/el-records"    /* the records file, bound into the root */
 #define AGENT_POLL_MS 50                   /* records shipped at least this often */
 #define AGENT_REQ_STALL_S 10.0             /* a request that stops arriving midway is dropped */
+#define AGENT_PORT_WAIT_MS 30000           /* for the ports to appear after insmod */
 
 enum { PORT_CTL, PORT_OUT, PORT_ERR, NPORTS };
 static const char *const port_names[NPORTS] = {NESTED_PORT_CTL, NESTED_PORT_OUT,
@@ -568,9 +569,16 @@ int nested_agent_main(void)
 	sigprocmask(SIG_BLOCK, &io, NULL);
 	a.idle_s = cmdline_idle(&a.once);
 	for (int i = 0; i < NPORTS; i++) {
-		a.port[i] = open_port(port_names[i]);
+		/*
+		 * virtio_console adds the ports and names them as QEMU's control
+		 * messages arrive, after insmod has returned: wait for them.
+		 */
+		for (int t = 0; t < AGENT_PORT_WAIT_MS / 10 && (a.port[i] = open_port(port_names[i])) < 0;
+		     t++)
+			usleep(10000);
 		if (a.port[i] < 0) {
-			say("no virtio port named %s: %s", port_names[i], strerror(errno));
+			say("no virtio port named %s after %d s: %s", port_names[i],
+			    AGENT_PORT_WAIT_MS / 1000, strerror(errno));
 			power_off();
 		}
 	}
