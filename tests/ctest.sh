@@ -49,12 +49,15 @@ BEGIN { t0 = now() }
 }
 END {
 	if (!max) exit
-	printf "\n== test times (ctest -j %s)\n  %-24s %-36s %8s\n", jobs, "entry", "status", "seconds"
+	nw = 17
+	for (n in name) if (length(name[n]) > nw) nw = length(name[n])
+	c1 = "  %-" nw "s "
+	printf "\n== test times (ctest -j %s)\n" c1 "%-36s %8s\n", jobs, "entry", "status", "seconds"
 	for (n = 1; n <= max; n++) {
 		if (!(n in name)) continue
 		s = stat[n]
 		if (length(s) > 36) s = substr(s, 1, 33) "..."
-		printf "  %-24s %-36s %8.1f\n", name[n], s, secs[n]
+		printf c1 "%-36s %8.1f\n", name[n], s, secs[n]
 		t = name[n]; sub(/\..*/, "", t)
 		if (!(t in tn)) { order[++ntiers] = t; tfirst[t] = start[n]; tlast[t] = end[n] }
 		tn[t]++
@@ -68,13 +71,13 @@ END {
 		if (stat[n] != "Passed" && stat[n] != "Skipped") bad++
 	}
 	printf "\n== tiers (busy: the seconds of its entries summed; wall: first start to last end)\n"
-	printf "  %-24s %7s %6s %7s %8s %6s\n", "tier", "entries", "failed", "skipped", "busy s", "wall s"
+	printf c1 "%7s %6s %7s %8s %6s\n", "tier", "entries", "failed", "skipped", "busy s", "wall s"
 	for (i = 1; i <= ntiers; i++) {
 		t = order[i]
-		printf "  %-24s %7d %6d %7d %8.1f %6d\n", t, tn[t], tbad[t], tskip[t], tbusy[t],
+		printf c1 "%7d %6d %7d %8.1f %6d\n", t, tn[t], tbad[t], tskip[t], tbusy[t],
 			tlast[t] - tfirst[t]
 	}
-	printf "  %-24s %7d %6d %7s %8.1f %6d\n", "total", all, bad, "", busy, now() - t0
+	printf c1 "%7d %6d %7s %8.1f %6d\n", "total", all, bad, "", busy, now() - t0
 }'
 rc=$(cat "$status")
 rm -f "$status"
