@@ -31,8 +31,12 @@
 
 #define LOG_KEEP 65536
 #define LOG_TAIL_LINES 40
-/* A runner that takes a request answers within this (it reads it and says ACK). */
+/*
+ * A runner that takes a request answers within this (it reads it and says
+ * ACK); ENTRYLAB_NESTED_ACK_TIMEOUT replaces it.
+ */
 #define NESTED_ACK_TIMEOUT_S 20.0
+#define ACK_TIMEOUT_S() nested_env_seconds("ENTRYLAB_NESTED_ACK_TIMEOUT", NESTED_ACK_TIMEOUT_S)
 #define PUMP_MS 50
 
 struct session {
@@ -550,13 +554,13 @@ int nested_session(const struct nested_request *args, struct nested_runner *rn, 
 		nested_buf_free(&b);
 		return EL_EXIT_VMM;
 	}
-	rc = send_all(rn->fd[0], b.p, b.len, t0 + NESTED_ACK_TIMEOUT_S, args->stop);
+	rc = send_all(rn->fd[0], b.p, b.len, t0 + ACK_TIMEOUT_S(), args->stop);
 	nested_buf_free(&b);
 	if (rc > 0) {
 		session_free(s);
 		return rc;
 	}
-	end = rc < 0 ? PUMP_NO_ACK : pump(s, t0 + total_s, nested_now_s() + NESTED_ACK_TIMEOUT_S);
+	end = rc < 0 ? PUMP_NO_ACK : pump(s, t0 + total_s, nested_now_s() + ACK_TIMEOUT_S());
 	if ((end == PUMP_NO_ACK || end == PUMP_DIED) && !s->ctl.acked && rn->warm) {
 		/*
 		 * Nothing ran: a runner that hung, or stopped as the command came (its
@@ -569,7 +573,7 @@ int nested_session(const struct nested_request *args, struct nested_runner *rn, 
 		else
 			fprintf(stderr, "entrylab: nested runner: the warm runner in slot %u (QEMU "
 					"pid %ld) did not take the command within %.0f s; replacing "
-					"it\n", rn->slot, (long)rn->pid, NESTED_ACK_TIMEOUT_S);
+					"it\n", rn->slot, (long)rn->pid, ACK_TIMEOUT_S());
 		*broken = *retry = true;
 		session_free(s);
 		return EL_EXIT_VMM;

@@ -5,8 +5,8 @@
  * never share its slots: the record says which path a run took, a second
  * command finds the runner warm, a runner killed with SIGKILL between two
  * commands is replaced and the command says so, two commands at once are
- * both right, --no-warm boots a VM for one command, and `entrylab runner
- * stop` leaves no QEMU behind.
+ * both right, a hung runner is replaced, --no-warm boots a VM for one
+ * command, and `entrylab runner stop` leaves no QEMU behind.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -188,5 +188,39 @@ Test(nested_runner, no_warm_is_a_vm_for_one_command)
 	json_object_put(rec);
 	proc_free(&p);
 	cr_expect_eq(runner_pid(), 0, "--no-warm left a warm runner behind");
+	stop_runners();
+}
+
+/*
+ * A runner that hangs (its QEMU stopped with SIGSTOP): the next command gets
+ * no ACK within ENTRYLAB_NESTED_ACK_TIMEOUT, says so, kills it, and runs on
+ * a new one; nothing ran on the hung one, so the command is not failed.
+ */
+Test(nested_runner, hung_runner_is_replaced)
+{
+	const char *out = tmp_output("hung.jsonl");
+	struct json_object *rec;
+	struct el_proc p;
+	long pid;
+
+	own_runners("hung", "1");
+	rec = run_getpid(out, &p, NULL);
+	json_object_put(rec);
+	proc_free(&p);
+	pid = runner_pid();
+	cr_assert_gt(pid, 1, "entrylab runner lists no runner");
+	cr_assert_eq(kill((pid_t)pid, SIGSTOP), 0);
+	setenv("ENTRYLAB_NESTED_ACK_TIMEOUT", "3", 1);
+	rec = run_getpid(out, &p, NULL);
+	unsetenv("ENTRYLAB_NESTED_ACK_TIMEOUT");
+	cr_expect(strstr(p.err, "did not take the command within 3 s; replacing it"),
+		  "the command must say it replaced the hung runner:\n%s", p.err);
+	cr_expect(json_object_get_boolean(jget(rec, "host.nested.runner_started")),
+		  "it ran on a new runner");
+	json_object_put(rec);
+	proc_free(&p);
+	for (int i = 0; i < 100 && kill((pid_t)pid, 0) == 0; i++)
+		usleep(20000);
+	cr_expect_neq(kill((pid_t)pid, 0), 0, "the hung QEMU %ld is still there", pid);
 	stop_runners();
 }
