@@ -85,7 +85,7 @@ static void print_nested(FILE *f)
 		return;
 	fprintf(f, "  nested   %s runner, set-up %s s%s", runner, setup,
 		started && !strcmp(started, "1") ? " (booted it)" : "");
-	if (wait && strtod(wait, NULL) > 0)
+	if (wait && strtod(wait, NULL) >= 0.05) /* a real wait, not the lock's own cost */
 		fprintf(f, ", waited %s s for a free one", wait);
 	fputc('\n', f);
 }
