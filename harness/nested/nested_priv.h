@@ -39,6 +39,8 @@
 double nested_now_s(void);
 /* A positive number of seconds from the environment, else def. */
 double nested_env_seconds(const char *name, double def);
+/* The VM's text (its log, its console) on stderr: \r dropped, controls escaped as \xHH. */
+void nested_print_text(const char *data, size_t len);
 
 /* Lexically joins cwd and path (absolute path: itself), folding "." and "..". */
 bool nested_path_join(const char *cwd, const char *path, char *out, size_t cap);
@@ -56,8 +58,6 @@ struct nested_runner {
 	unsigned slot;
 	bool warm, started;         /* started: this command booted it */
 	double wait_s, setup_s;     /* for a free slot; connecting (and booting) */
-	double boot_s;              /* QEMU start to the agent's first answer, when started */
-	double ready_uptime_s;      /* the VM's uptime when its agent was ready */
 };
 
 struct nested_runner_opts {

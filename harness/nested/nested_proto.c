@@ -1,12 +1,17 @@
 /*
- * Small pure helpers of the nested runner: paths joined as the inner
- * command will see them, clocks and environment numbers.
+ * Small helpers of the nested runner: paths joined as the inner command
+ * will see them, clocks, environment numbers, the VM's text on stderr.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "nested_priv.h"
+#include "text_sanitize.h"
+
+/* Bytes escaped at a time (text_escape_terminal writes at most 4 per byte). */
+#define NESTED_TEXT_RUN 1024
 
 double nested_now_s(void)
 {
@@ -60,4 +65,20 @@ bool nested_path_join(const char *cwd, const char *path, char *out, size_t cap)
 		out[len++] = '/';
 	out[len] = 0;
 	return true;
+}
+
+void nested_print_text(const char *data, size_t len)
+{
+	char esc[4 * NESTED_TEXT_RUN + 1];
+
+	while (len) {
+		size_t n = 0;
+
+		while (n < len && n < NESTED_TEXT_RUN && data[n] != '\r')
+			n++;
+		fwrite(esc, 1, text_escape_terminal(data, n, esc, sizeof(esc)), stderr);
+		n += n < len && data[n] == '\r';
+		data += n;
+		len -= n;
+	}
 }

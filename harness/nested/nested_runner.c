@@ -40,6 +40,7 @@
 #include "nested.h"
 #include "nested_priv.h"
 #include "nested_wire.h"
+#include "parse_num.h"
 #include "qemu_spawn.h"
 #include "status.h"
 
@@ -52,16 +53,13 @@
 static const char *const sock_names[3] = {"ctl.sock", "out.sock", "err.sock"};
 static const char *const port_names[3] = {NESTED_PORT_CTL, NESTED_PORT_OUT, NESTED_PORT_ERR};
 
+/* A number from the environment in [0, max], else def. */
 static unsigned env_uint(const char *name, unsigned def, unsigned max)
 {
 	const char *v = getenv(name);
-	char *end;
-	unsigned long n;
+	uint64_t n;
 
-	if (!v || !*v)
-		return def;
-	n = strtoul(v, &end, 10);
-	return *end || n > max ? def : (unsigned)n;
+	return v && !el_parse_u64(v, 0, max, &n) ? (unsigned)n : def;
 }
 
 unsigned nested_runner_slots(void)
@@ -371,10 +369,7 @@ void nested_runner_print_tail(const struct nested_runner *rn, const char *name, 
 	while (start > 0 && seen <= lines)
 		seen += text[--start] == '\n';
 	fprintf(stderr, "last lines of %s:\n", p);
-	for (size_t i = start + (start > 0); i < len; i++)
-		if (text[i] != '\r')
-			fputc(text[i] == '\n' || (text[i] >= 0x20 && text[i] < 0x7f) ? text[i] : '?',
-			      stderr);
+	nested_print_text(text + start + (start > 0), len - start - (start > 0));
 	free(text);
 }
 
@@ -408,7 +403,6 @@ static int runner_boot(struct nested_runner *rn, const struct nested_runner_opts
 			nested_runner_print_tail(rn, "console.log", 40);
 		return rc;
 	}
-	rn->boot_s = nested_now_s() - t0;
 	return 0;
 }
 
@@ -588,14 +582,13 @@ void nested_runner_put(struct nested_runner *rn, bool broken)
 			waitpid(rn->pid, &status, 0);
 		}
 		if (rn->dir[0]) {
-			static const char *const files[] = {"ctl.sock", "out.sock", "err.sock", "pid",
-							    "console.log", "qemu.log", NULL};
 			char p[NESTED_PATH_MAX + 32];
 
-			for (const char *const *f = files; *f; f++) {
-				path_in(p, sizeof(p), rn->dir, *f);
-				unlink(p);
-			}
+			slot_clear(rn->dir);
+			path_in(p, sizeof(p), rn->dir, "console.log");
+			unlink(p);
+			path_in(p, sizeof(p), rn->dir, "qemu.log");
+			unlink(p);
 			rmdir(rn->dir);
 		}
 		return;

@@ -68,24 +68,6 @@ static void keep(char *buf, size_t cap, size_t *len, const char *data, size_t n)
 	*len += n;
 }
 
-/* The VM's log as text on stderr: controls but newline and tab shown as '?'. */
-static void print_text(const char *data, size_t len)
-{
-	char out[4096];
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)data[i];
-
-		out[n++] = c == '\n' || c == '\t' || (c >= 0x20 && c != 0x7f) ? (char)c : '?';
-		if (n == sizeof(out)) {
-			fwrite(out, 1, n, stderr);
-			n = 0;
-		}
-	}
-	fwrite(out, 1, n, stderr);
-}
-
 static void on_log(void *ctx, const char *data, size_t len)
 {
 	struct session *s = ctx;
@@ -93,7 +75,7 @@ static void on_log(void *ctx, const char *data, size_t len)
 	keep(s->log, sizeof(s->log), &s->log_len, data, len);
 	if (s->verbose) {
 		fputs("nested: ", stderr);
-		print_text(data, len);
+		nested_print_text(data, len);
 		if (len && data[len - 1] != '\n')
 			fputc('\n', stderr);
 	}
@@ -109,7 +91,7 @@ static void print_log_tail(const struct session *s)
 	while (start > 0 && lines <= LOG_TAIL_LINES)
 		lines += s->log[--start] == '\n';
 	fprintf(stderr, "last lines of the nested VM's log:\n");
-	print_text(s->log + start + (start > 0), s->log_len - start - (start > 0));
+	nested_print_text(s->log + start + (start > 0), s->log_len - start - (start > 0));
 }
 
 static void on_records(void *ctx, const char *data, size_t len)
@@ -421,8 +403,6 @@ int nested_session_ping(struct nested_runner *rn, double timeout_s,
 		fprintf(stderr, "entrylab: nested runner: the VM did not take its first request\n");
 		rc = EL_EXIT_VMM;
 	}
-	if (!rc)
-		rn->ready_uptime_s = (double)s->ctl.ack.ready_ms / 1e3;
 	session_free(s);
 	return rc;
 }
@@ -580,10 +560,10 @@ int nested_session(const struct nested_request *args, struct nested_runner *rn, 
 	}
 	if (args->verbose && s->ctl.acked)
 		fprintf(stderr, "entrylab: nested runner: %s runner (slot %u, QEMU pid %ld), "
-				"command %llu of its life, VM up %.1f s: waited %.2f s, set-up %.2f "
-				"s%s, command %.2f s\n", rn->warm ? "warm" : "cold", rn->slot,
-			(long)rn->pid, (unsigned long long)s->ctl.ack.seq,
-			(double)s->ctl.ack.uptime_ms / 1e3, rn->wait_s, rn->setup_s,
+				"command %llu of its life, VM up %.1f s (booted in %.1f s): waited %.2f "
+				"s, set-up %.2f s%s, command %.2f s\n", rn->warm ? "warm" : "cold",
+			rn->slot, (long)rn->pid, (unsigned long long)s->ctl.ack.seq,
+			(double)s->ctl.ack.uptime_ms / 1e3, (double)s->ctl.ack.ready_ms / 1e3, rn->wait_s, rn->setup_s,
 			rn->started ? " (booted it)" : "", nested_now_s() - t0);
 	session_notes(s);
 	torn = nested_records_close(&s->records);
