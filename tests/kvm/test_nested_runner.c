@@ -84,6 +84,14 @@ static long runner_pid(void)
 	return pid;
 }
 
+/* Whether pid is gone, after waiting up to 2 s for it to go. */
+static bool gone(long pid)
+{
+	for (int i = 0; i < 100 && kill((pid_t)pid, 0) == 0; i++)
+		usleep(20000);
+	return kill((pid_t)pid, 0) != 0;
+}
+
 Test(nested_runner, warm_then_killed_then_replaced)
 {
 	const char *out = tmp_output("warm.jsonl");
@@ -111,8 +119,7 @@ Test(nested_runner, warm_then_killed_then_replaced)
 	pid = runner_pid();
 	cr_assert_gt(pid, 1, "entrylab runner lists no runner");
 	cr_assert_eq(kill((pid_t)pid, SIGKILL), 0);
-	for (int i = 0; i < 100 && kill((pid_t)pid, 0) == 0; i++)
-		usleep(20000);
+	cr_assert(gone(pid), "QEMU %ld outlived SIGKILL", pid);
 
 	rec = run_getpid(out, &p, NULL);
 	cr_expect(strstr(p.err, "the warm runner in slot 0 is gone"),
@@ -219,8 +226,6 @@ Test(nested_runner, hung_runner_is_replaced)
 		  "it ran on a new runner");
 	json_object_put(rec);
 	proc_free(&p);
-	for (int i = 0; i < 100 && kill((pid_t)pid, 0) == 0; i++)
-		usleep(20000);
-	cr_expect_neq(kill((pid_t)pid, 0), 0, "the hung QEMU %ld is still there", pid);
+	cr_expect(gone(pid), "the hung QEMU %ld is still there", pid);
 	stop_runners();
 }
