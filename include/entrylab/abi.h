@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define EL_ABI_VERSION 2u
+#define EL_ABI_VERSION 3u
 
 /* ---- I/O ports -------------------------------------------------------- */
 
@@ -200,6 +200,16 @@ struct el_counter {
 	uint32_t pad;
 };
 
+/*
+ * Region fields a kernel could not count (el_region.unknown): records show
+ * them as null, never as 0.  Our kernel counts all; Linux's /init (linux_init.h)
+ * counts none of these three.
+ */
+#define EL_REGION_UNKNOWN_SYSCALLS 0x1u
+#define EL_REGION_UNKNOWN_PAGE_FAULTS 0x2u
+#define EL_REGION_UNKNOWN_INTERRUPTS 0x4u
+#define EL_REGION_UNKNOWN_ALL 0x7u
+
 struct el_region {
 	uint64_t tsc_begin;   /* (guest) RDTSC at region begin */
 	uint64_t tsc_end;     /* (guest) RDTSC at region end */
@@ -209,7 +219,7 @@ struct el_region {
 	uint64_t interrupts;  /* (guest) interrupts inside the region */
 	uint64_t iterations;  /* (guest) as the program declared it, 0 if none */
 	uint32_t valid;       /* (guest) 1 if begin and end were both seen */
-	uint32_t pad;
+	uint32_t unknown;     /* (guest) EL_REGION_UNKNOWN_* bits: fields not counted (ABI 3) */
 };
 
 /*

@@ -30,11 +30,20 @@
 #define EL_FRAME_KIND_BOOT "BOOT"
 #define EL_FRAME_KIND_RUN "RUN"
 #define EL_FRAME_KIND_EXIT "EXIT"
+/*
+ * Text frames, from entrylab's /init on a Linux guest only (linux_init.h):
+ * INFO (KEY=VALUE lines) and KSYMS (kallsyms lines).  Their payload is text
+ * of at most EL_FRAME_TEXT_MAX bytes, no NUL.
+ */
+#define EL_FRAME_KIND_INFO "INFO"
+#define EL_FRAME_KIND_KSYMS "KSYMS"
+#define EL_FRAME_TEXT_MAX 4096u
 
 /* The longest payload a frame carries (a report) and so the longest line. */
 #define EL_FRAME_PAYLOAD_MAX 616u
 _Static_assert(EL_FRAME_PAYLOAD_MAX >= sizeof(struct el_report), "a report fits a frame");
-#define EL_FRAME_LINE_MAX (sizeof(EL_FRAME_TAG) + 8 + 12 + 2 * EL_FRAME_PAYLOAD_MAX + 10)
+_Static_assert(EL_FRAME_TEXT_MAX >= EL_FRAME_PAYLOAD_MAX, "the longest frame is a text frame");
+#define EL_FRAME_LINE_MAX (sizeof(EL_FRAME_TAG) + 8 + 12 + 2 * EL_FRAME_TEXT_MAX + 10)
 
 /*
  * Bochs's shutdown port (its BIOS's "Shutdown" string port): writing the

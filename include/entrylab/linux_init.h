@@ -1,0 +1,113 @@
+/*
+ * `--guest linux`: the contract between the host side (VMM, trace, CLI)
+ * and entrylab's /init for a Linux guest (guest/linux/, a static program),
+ * and between that /init and the region markers of the benchmark it runs
+ * (guest/lib/region.c).  Both worlds include this file; it depends only on
+ * abi.h.
+ *
+ * The initrd the host builds (newc cpio, the kernel's initramfs):
+ *   /init                  entrylab's Linux /init (guest/linux/init.c)
+ *   EL_LINUX_PROGRAM       the program: a built-in benchmark or --exec FILE
+ *   EL_LINUX_ARGV          its argv[1..], each string NUL-terminated
+ *   EL_LINUX_CONF          KEY=VALUE lines, below; unknown keys are refused
+ *   plus /dev, /proc, /sys, /tmp (empty directories) and --file trees.
+ *
+ * Keys of EL_LINUX_CONF (every key optional):
+ *   events=CFG[,CFG]...  the counters, as for our kernel's el.events (abi.h:
+ *                        EL_EVSEL_* layout, EL_EVENT_NONE for "no encoding");
+ *                        /init opens each as a PERF_TYPE_RAW event on the
+ *                        program with exclude_user/exclude_kernel from
+ *                        USR/OS, in one group, and reports them in order.
+ *   ksyms=1              after the program, send /proc/kallsyms' text
+ *                        symbols as KSYMS frames (trace attribution when the
+ *                        kernel file has no symbol table).
+ *
+ * What /init tells the host, all as framed lines on COM1 (serial_frame.h),
+ * written with port I/O (ioperm), never through the tty layer:
+ *   INFO   KEY=VALUE lines (EL_LINUX_INFO_* keys below), once, before BOOT;
+ *   BOOT   a struct el_report of kind EL_REPORT_BOOT filled from what Linux
+ *          reports: config[] pti, pcid, invpcid, pge, vsyscall (every other
+ *          item EL_CONFIG_UNSET), requested[] all EL_CONFIG_UNSET, cpuid
+ *          bits from /proc/cpuinfo's flags (features.def names), cr0, cr4
+ *          and efer 0 (Linux does not show them);
+ *   RUN    kind EL_REPORT_RUN after the program: region (from the shared
+ *          region page below), counters, markers (the same events around
+ *          EL_MARKER_RUNS empty regions in /init itself, minimum each),
+ *          exit_status with EL_REPORT_EXITED;
+ *   KSYMS  (ksyms=1) chunks of "ADDR T NAME\n" lines, ADDR hex as Linux
+ *          prints it, text symbols only (types t and T);
+ *   EXIT   the value then written to EL_PORT_EXIT (abi.h semantics: the
+ *          program's status 0..255, EL_EXIT_PANIC + EL_PANIC_SOFTWARE when
+ *          /init itself failed, having said why on the console first).
+ * Linux's own console (console=ttyS0) shares the line; frames start on a
+ * line of their own.  The host trusts none of it (frame decoder, report
+ * checks); /init only has to be right.
+ */
+#ifndef ENTRYLAB_LINUX_INIT_H
+#define ENTRYLAB_LINUX_INIT_H
+
+#include <stdint.h>
+
+#include "abi.h"
+
+#define EL_LINUX_PROGRAM "/entrylab/program"
+#define EL_LINUX_ARGV "/entrylab/argv"
+#define EL_LINUX_CONF "/entrylab/conf"
+
+/* INFO keys (values: one line, no '\n'; at most EL_FRAME_TEXT_MAX bytes in all). */
+#define EL_LINUX_INFO_RELEASE "release"         /* uname -r */
+#define EL_LINUX_INFO_CMDLINE "cmdline"         /* /proc/cmdline, as Linux shows it */
+#define EL_LINUX_INFO_MELTDOWN "meltdown"       /* /sys/devices/system/cpu/vulnerabilities/meltdown */
+#define EL_LINUX_INFO_CLOCKSOURCE "clocksource" /* current_clocksource */
+#define EL_LINUX_INFO_VSYSCALL "vsyscall"       /* none | xonly | emulate (from /proc/self/maps) */
+#define EL_LINUX_INFO_KTEXT "ktext"             /* _text's address from kallsyms, hex; "" if hidden */
+
+/*
+ * The region page: /init creates it (memfd, EL_LINUX_REGION_SIZE bytes,
+ * zeroed) and hands it to the program as descriptor EL_LINUX_REGION_FD,
+ * named in the environment as EL_LINUX_ENV_REGION=<fd>.  The counters'
+ * group leader (when events were asked and at least one opened) is
+ * descriptor EL_LINUX_PERF_FD, named as EL_LINUX_ENV_PERF=<fd>; the group
+ * is created disabled.  Neither is close-on-exec for the program; /init
+ * closes both in any other child.
+ *
+ * On Linux the marker syscall answers -ENOSYS, and the markers' slow path
+ * (region.c) then does the region itself: BEGIN resets and enables the
+ * group (PERF_IOC_FLAG_GROUP), stores iterations and RDTSC last; END takes
+ * RDTSC first, disables the group, counts the region.  /init reads the
+ * group after the program ended.  The program never trusts the page's
+ * contents (it only writes); /init checks them like any report field.
+ */
+#define EL_LINUX_REGION_FD 1000
+#define EL_LINUX_PERF_FD 1001
+#define EL_LINUX_ENV_REGION "EL_REGION_FD"
+#define EL_LINUX_ENV_PERF "EL_PERF_FD"
+#define EL_LINUX_REGION_SIZE 4096u
+#define EL_LINUX_REGION_MAGIC 0x4e474552u /* "REGN" */
+
+struct el_linux_region {
+	uint32_t magic;      /* (program) EL_LINUX_REGION_MAGIC once it wrote anything */
+	uint32_t begins;     /* (program) BEGIN markers seen */
+	uint32_t ends;       /* (program) END markers seen */
+	uint32_t errors;     /* (program) a perf ioctl failed: counters not counted */
+	uint64_t tsc_begin;  /* (program) RDTSC at the last BEGIN */
+	uint64_t tsc_end;    /* (program) RDTSC at the last END */
+	uint64_t iterations; /* (program) as the last BEGIN declared it */
+};
+_Static_assert(sizeof(struct el_linux_region) == 40, "el_linux_region layout");
+
+/*
+ * The marker sites, for `trace --guest linux`: every inlined marker SYSCALL
+ * is listed in the program's ELF section EL_REGION_SITES_SECTION as one
+ * struct el_region_site.  The tracer opens its window at the first user
+ * instruction after a BEGIN site's SYSCALL returns and closes it at an END
+ * site's SYSCALL (not counted): on Linux the window is the loop alone.
+ */
+#define EL_REGION_SITES_SECTION "el_region_sites"
+struct el_region_site {
+	uint64_t addr; /* the SYSCALL instruction's address (2 bytes: 0f 05) */
+	uint64_t op;   /* EL_REGION_BEGIN or EL_REGION_END */
+};
+_Static_assert(sizeof(struct el_region_site) == 16, "el_region_site layout");
+
+#endif
