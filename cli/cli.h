@@ -44,6 +44,7 @@ enum {
 	EL_OPT_TIMEOUT,
 	EL_OPT_KERNEL,
 	EL_OPT_EXEC,
+	EL_OPT_GUEST,
 	EL_OPT_PRIVATE = 300, /* a command's own options start here */
 };
 
@@ -55,7 +56,8 @@ enum {
 	{"field-separator", required_argument, 0, 'x'},                                 \
 	{"json", no_argument, 0, EL_OPT_JSON}, {"timeout", required_argument, 0, EL_OPT_TIMEOUT}, \
 	{"verbose", no_argument, 0, 'v'}, {"kernel", required_argument, 0, EL_OPT_KERNEL}, \
-	{"exec", required_argument, 0, EL_OPT_EXEC}, {"help", no_argument, 0, 'h'}
+	{"exec", required_argument, 0, EL_OPT_EXEC}, {"guest", required_argument, 0, EL_OPT_GUEST}, \
+	{"help", no_argument, 0, 'h'}
 
 /* "entrylab CMD: <problem>; <fix>" on stderr; returns EL_EXIT_USAGE. */
 /* The shared limits, one paragraph after the options of run and trace. */

@@ -40,6 +40,15 @@ int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_ru
 	case EL_OPT_JSON: cli->json = true; return 0;
 	case EL_OPT_KERNEL: cli->req.kernel = arg; return 0;
 	case EL_OPT_EXEC: cli->req.exec = arg; return 0;
+	case EL_OPT_GUEST:
+		for (int k = 0; k < EL_GUEST_KINDS; k++) {
+			if (!strcmp(arg, el_guest_kind_names[k])) {
+				cli->req.guest = (enum el_guest_kind)k;
+				return 0;
+			}
+		}
+		return cli_bad(cmd, "give --guest entrylab (our kernel) or --guest linux",
+			       "--guest '%s' is not a guest kind", arg);
 	case 'n':
 		if (el_parse_u64(arg, 1, UINT64_MAX, &cli->req.iterations))
 			return cli_bad(cmd, "give a count such as -n 100000",

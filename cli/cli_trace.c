@@ -57,7 +57,11 @@ static void trace_usage(FILE *f)
 		"                        and a mark for CR3 writes, SWAPGS, SYSRET, IRET, WRMSR, ...\n"
 		"      --top N           symbols in the table (default 15)\n"
 		"      --timeout SEC     stop a guest that runs longer (default %.0f)\n"
-		"      --kernel FILE     boot another guest kernel image\n"
+		"      --guest KIND      entrylab (our kernel, default) or linux: a Linux kernel\n"
+		"                        with our /init runs the same program (docs/linux-guest.md)\n"
+		"      --kernel FILE     the kernel to boot: ours by default; with --guest linux\n"
+		"                        an ELF vmlinux or bzImage (default: Debian's, as fetched\n"
+		"                        for the nested runner)\n"
 		"      --qemu FILE       the qemu-system-x86_64 to use (default: $ENTRYLAB_QEMU,\n"
 		"                        else qemu-system-x86_64 from PATH)\n"
 		"  -v                    guest console on stderr (control bytes as \\xHH)\n",

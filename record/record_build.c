@@ -126,19 +126,46 @@ static struct json_object *timer_obj(const struct el_timer_stats *t)
 	return o;
 }
 
-static struct json_object *guest_obj(const struct el_run_result *res)
+/* What a Linux guest's /init said of Linux (INFO frame), as Linux showed it. */
+static struct json_object *linux_obj(const struct el_run_result *res)
+{
+	const struct el_linux_info *l = &res->linux_info;
+	struct json_object *o;
+
+	if (!res->have_linux)
+		return NULL;
+	o = json_object_new_object();
+	put(o, "release", json_object_new_string(l->release));
+	put(o, "cmdline", json_object_new_string(l->cmdline));
+	put(o, "meltdown", json_object_new_string(l->meltdown));
+	put(o, "clocksource", json_object_new_string(l->clocksource));
+	put(o, "vsyscall", json_object_new_string(l->vsyscall));
+	return o;
+}
+
+static struct json_object *guest_obj(const struct el_run_spec *spec,
+				     const struct el_run_result *res)
 {
 	struct json_object *g = json_object_new_object();
 	const struct el_report *b = &res->boot;
+	bool linux_guest = spec->guest == EL_GUEST_LINUX;
 
+	put(g, "kind", json_object_new_string(el_guest_kind_names[spec->guest]));
+	if (linux_guest)
+		put(g, "linux", linux_obj(res));
 	if (res->have_boot) {
 		put(g, "cpuid", cpuid_bits_obj(b->cpuid));
-		put(g, "cr0", hex(b->cr0));
-		put(g, "cr4", hex(b->cr4));
-		put(g, "efer", hex(b->efer));
+		/* Linux shows neither its control registers nor what a knob asked. */
+		if (!linux_guest) {
+			put(g, "cr0", hex(b->cr0));
+			put(g, "cr4", hex(b->cr4));
+			put(g, "efer", hex(b->efer));
+		}
 		put(g, "config", config_obj(b->config));
-		put(g, "requested", config_obj(b->requested));
-		put(g, "selfcheck", selfcheck_obj(b));
+		if (!linux_guest) {
+			put(g, "requested", config_obj(b->requested));
+			put(g, "selfcheck", selfcheck_obj(b));
+		}
 		put(g, "pmu", record_guest_pmu_json(b));
 	}
 	put(g, "vcpu_cpuid", vcpu_cpuid_obj(&res->vcpu_cpuid));
@@ -156,6 +183,11 @@ static struct json_object *guest_obj(const struct el_run_result *res)
 	return g;
 }
 
+static struct json_object *counted(const struct el_region *r, uint32_t bit, uint64_t v)
+{
+	return (r->unknown & bit) ? NULL : json_object_new_int64((int64_t)v);
+}
+
 static struct json_object *region_obj(const struct el_run_result *res)
 {
 	const struct el_region *r = &res->run.region;
@@ -167,9 +199,10 @@ static struct json_object *region_obj(const struct el_run_result *res)
 	put(o, "tsc_ticks", json_object_new_int64((int64_t)(r->tsc_end - r->tsc_begin)));
 	put(o, "tsc_khz", json_object_new_int64((int64_t)(r->tsc_khz ? r->tsc_khz : res->tsc_khz)));
 	put(o, "exits", json_object_new_int64((int64_t)res->region_exits));
-	put(o, "syscalls", json_object_new_int64((int64_t)r->syscalls));
-	put(o, "page_faults", json_object_new_int64((int64_t)r->page_faults));
-	put(o, "interrupts", json_object_new_int64((int64_t)r->interrupts));
+	/* A field the kernel could not count is null, never 0 (abi.h EL_REGION_UNKNOWN_*). */
+	put(o, "syscalls", counted(r, EL_REGION_UNKNOWN_SYSCALLS, r->syscalls));
+	put(o, "page_faults", counted(r, EL_REGION_UNKNOWN_PAGE_FAULTS, r->page_faults));
+	put(o, "interrupts", counted(r, EL_REGION_UNKNOWN_INTERRUPTS, r->interrupts));
 	return o;
 }
 
@@ -330,7 +363,7 @@ struct json_object *record_build(const struct el_run_request *req, const struct 
 	put(rec, "bench", bench_obj(req, res));
 	put(rec, "request", request_obj(req));
 	put(rec, "host", host_info_json(host));
-	put(rec, "guest", guest_obj(res));
+	put(rec, "guest", guest_obj(spec, res));
 	put(rec, "region", region_obj(res));
 	put(rec, "counters", record_counters_json(req, spec, res));
 	put(rec, "vmm", vmm_obj(res));

@@ -38,6 +38,7 @@ int request_finish(const char *cmd, struct el_run_request *r, struct el_run_spec
 		fprintf(stderr, "entrylab %s: %s\n", cmd, err);
 		return EL_EXIT_USAGE;
 	}
+	spec->guest = r->guest;
 	spec->append = r->append;
 	spec->mem_bytes = r->mem_bytes;
 	spec->timeout_s = r->timeout_s;

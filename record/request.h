@@ -32,6 +32,7 @@ struct el_run_request {
 	int pin_cpu;             /* --pin; -1 = none */
 	bool verbose;            /* -v */
 	bool strict;             /* --strict */
+	enum el_guest_kind guest; /* --guest */
 	const char *kernel;      /* --kernel FILE */
 	const char *exec;        /* --exec FILE */
 	const char *bench;       /* BENCH; NULL (and no exec) = boot only */

@@ -14,7 +14,29 @@
 #include "cpuid.h"
 #include "entrylab/abi.h"
 
+/* Which kernel boots (--guest; record key guest.kind). */
+enum el_guest_kind {
+	EL_GUEST_ENTRYLAB, /* ours, guest-kernel/ (the default) */
+	EL_GUEST_LINUX,    /* a Linux kernel with entrylab's /init (include/entrylab/linux_init.h) */
+	EL_GUEST_KINDS
+};
+static const char *const el_guest_kind_names[EL_GUEST_KINDS] = {"entrylab", "linux"};
+
+/*
+ * What a Linux guest's /init reported in its INFO frame (linux_init.h):
+ * each a line as Linux showed it, "" when not reported.
+ */
+struct el_linux_info {
+	char release[128];     /* uname -r */
+	char cmdline[4096];    /* /proc/cmdline */
+	char meltdown[128];    /* .../vulnerabilities/meltdown */
+	char clocksource[64];  /* current_clocksource */
+	char vsyscall[16];     /* none | xonly | emulate */
+	char ktext[24];        /* _text's address, hex ("" hidden) */
+};
+
 struct el_run_spec {
+	enum el_guest_kind guest;       /* --guest */
 	struct el_cpu_request cpu;        /* parsed --cpu */
 	const char *append;               /* user's --append ("" if none), already validated */
 	uint64_t mem_bytes;               /* --memory */
@@ -52,6 +74,8 @@ struct el_run_result {
 	int exit_status;          /* user program's status (status OK) */
 	uint32_t panic_vector;    /* guest kernel panic: vector (EL_PANIC_SOFTWARE if none) */
 	bool have_boot, have_run; /* validated reports received */
+	bool have_linux;           /* an INFO frame from a Linux guest's /init was read */
+	struct el_linux_info linux_info;
 	struct el_report boot;
 	struct el_report run;
 	struct el_cpuid vcpu_cpuid; /* KVM_GET_CPUID2 after KVM_SET_CPUID2 */
