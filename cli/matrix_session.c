@@ -31,7 +31,8 @@ static int run_nested(struct matrix *m, struct matrix_dir *d, const char *why,
 {
 	char file[PATH_MAX], *done = matrix_done_list(m);
 	char *argv[8] = {"entrylab", "matrix", "--resume", d->dir, "--done-runs", done};
-	const char *files[3] = {file, d->plan};
+	const char *files[3 + EXP_MAX_VARIANTS] = {file, d->plan};
+	unsigned nfiles = 2;
 	struct matrix_progress p;
 	int argc = 6, rc;
 
@@ -39,6 +40,16 @@ static int run_nested(struct matrix *m, struct matrix_dir *d, const char *why,
 		return EL_EXIT_VMM;
 	if (!realpath(m->path, file))
 		snprintf(file, sizeof(file), "%s", m->path);
+	/* The variants' kernel files, once each (experiment_check made them absolute). */
+	for (unsigned i = 0; i < m->nv; i++) {
+		const char *k = m->v[i].req.kernel;
+		bool seen = false;
+
+		for (unsigned j = 2; k && j < nfiles; j++)
+			seen = seen || !strcmp(files[j], k);
+		if (k && !seen)
+			files[nfiles++] = k;
+	}
 	if (m->o.verbose)
 		argv[argc++] = "-v";
 	argv[argc] = NULL;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "metric.h"
+#include "run.h"
 
 #define EXP_MAX_VARIANTS 256
 #define EXP_MAX_METRICS METRIC_MAX_CHOSEN
@@ -41,6 +42,8 @@ enum exp_key {
 	EK_HEADLINE, /* report.md: the seed's table columns ("iterations/s as lseeks/s") */
 	EK_LABEL,    /* report.md: a variant's row label in that table ("no global") */
 	EK_TABLE,    /* report.md: which of the seed's tables the variant is a row of */
+	EK_GUEST,    /* which kernel boots: entrylab | linux (run --guest) */
+	EK_KERNEL,   /* the kernel file (run --kernel), relative to the experiment file */
 	EK_COUNT
 };
 
@@ -67,6 +70,8 @@ struct exp_variant {
 	int baseline;       /* index of the variant its deltas are against */
 	const char *label;  /* row label in report.md: label, else the name */
 	const char *table;  /* report.md table: "" = the one table */
+	enum el_guest_kind guest; /* guest = ..., the variant's, else the experiment's */
+	char *kernel;       /* kernel = FILE resolved against the file's directory; NULL: the default */
 };
 
 struct el_experiment {

@@ -36,6 +36,8 @@ struct exp_defaults {
 	uint64_t iterations;
 	uint64_t requires;     /* requires = ... of [experiment] */
 	uint64_t cpu_requires; /* +feat of [experiment] cpu, for variants that keep it */
+	enum el_guest_kind guest; /* guest = ... of [experiment] */
+	char *kernel;          /* kernel = ... of [experiment], resolved; NULL: none */
 };
 
 static void resolve_variant(struct check_ctx *c, struct exp_variant *v,
@@ -74,7 +76,18 @@ static void resolve_variant(struct check_ctx *c, struct exp_variant *v,
 		v->requires |= d->cpu_requires;
 		v->cpu = ekv[EK_CPU].text ? ekv[EK_CPU].text : "host";
 	}
-	check_append(c, &kv[EK_APPEND]);
+	v->guest = d->guest;
+	check_guest(c, &kv[EK_GUEST], &v->guest);
+	if (kv[EK_KERNEL].text)
+		v->kernel = check_kernel(c, &kv[EK_KERNEL]);
+	else if (d->kernel)
+		v->kernel = strdup(d->kernel);
+	/*
+	 * Our knobs are checked here; a Linux variant's command line is Linux's
+	 * own, checked with the variant's request (matrix_plan) before anything boots.
+	 */
+	if (v->guest == EL_GUEST_ENTRYLAB)
+		check_append(c, &kv[EK_APPEND]);
 	v->append = join(ekv[EK_APPEND].text, kv[EK_APPEND].text);
 	check_requires(c, &kv[EK_REQUIRES], &v->requires);
 }
@@ -119,7 +132,20 @@ static void resolve_baselines(struct check_ctx *c)
 	}
 }
 
-int experiment_check(struct el_experiment *e, FILE *err)
+/* Whether any variant boots Linux (its own guest key, else the experiment's). */
+static bool experiment_has_linux(const struct el_experiment *e, enum el_guest_kind dflt)
+{
+	for (unsigned i = 0; i < e->nvariants; i++) {
+		const char *g = e->variants[i].kv[EK_GUEST].text;
+
+		if (g ? !strcmp(g, "linux") : dflt == EL_GUEST_LINUX)
+			return true;
+	}
+	return dflt == EL_GUEST_LINUX;
+}
+
+int experiment_check(
+struct el_experiment *e, FILE *err)
 {
 	struct check_ctx c = {.exp = e, .err = err};
 	struct exp_value *kv = e->kv;
@@ -143,7 +169,11 @@ int experiment_check(struct el_experiment *e, FILE *err)
 	check_uint(&c, EK_REPEAT, &kv[EK_REPEAT], 1, 1000, &repeat);
 	e->repeat = (unsigned)repeat;
 	check_cpu(&c, &kv[EK_CPU], &d.cpu_requires);
-	check_append(&c, &kv[EK_APPEND]);
+	check_guest(&c, &kv[EK_GUEST], &d.guest);
+	d.kernel = check_kernel(&c, &kv[EK_KERNEL]);
+	/* The experiment's append goes to every variant: checked as ours unless one is Linux. */
+	if (!experiment_has_linux(e, d.guest))
+		check_append(&c, &kv[EK_APPEND]);
 	check_size(&c, EK_MEMORY, &kv[EK_MEMORY], &e->mem_bytes);
 	check_seconds(&c, EK_TIMEOUT, &kv[EK_TIMEOUT], &e->timeout_s);
 	check_requires(&c, &kv[EK_REQUIRES], &d.requires);
@@ -155,6 +185,7 @@ int experiment_check(struct el_experiment *e, FILE *err)
 			      "with no keys runs the [experiment] settings as they are)");
 	for (unsigned i = 0; i < e->nvariants; i++)
 		resolve_variant(&c, &e->variants[i], &d);
+	free(d.kernel);
 	check_seed_scale(&c);
 	if (e->nvariants)
 		resolve_baselines(&c);

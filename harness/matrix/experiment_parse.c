@@ -42,6 +42,8 @@ static const struct {
 	[EK_HEADLINE] = {"headline", IN_EXP},
 	[EK_LABEL] = {"label", IN_VAR},
 	[EK_TABLE] = {"table", IN_VAR},
+	[EK_GUEST] = {"guest", IN_EXP | IN_VAR},
+	[EK_KERNEL] = {"kernel", IN_EXP | IN_VAR},
 };
 
 /* inih's line buffer (INI_MAX_LINE, compiled into the library): room for '\n' and NUL. */
@@ -284,6 +286,7 @@ void experiment_free(struct el_experiment *exp)
 		for (unsigned k = 0; k < EK_COUNT; k++)
 			free(exp->variants[i].kv[k].text);
 		free(exp->variants[i].append);
+		free(exp->variants[i].kernel);
 	}
 	free(exp->path);
 	memset(exp, 0, sizeof(*exp));

@@ -25,6 +25,9 @@ void check_problem(struct check_ctx *c, int line, const char *fmt, ...);
 bool check_word(struct check_ctx *c, enum exp_key k, const struct exp_value *v);
 void check_cpu(struct check_ctx *c, const struct exp_value *v, uint64_t *requires);
 void check_append(struct check_ctx *c, const struct exp_value *v);
+/* guest = entrylab|linux into *out; kernel = FILE resolved (malloc'd, NULL: none or bad). */
+bool check_guest(struct check_ctx *c, const struct exp_value *v, enum el_guest_kind *out);
+char *check_kernel(struct check_ctx *c, const struct exp_value *v);
 void check_requires(struct check_ctx *c, const struct exp_value *v, uint64_t *bits);
 bool check_uint(struct check_ctx *c, enum exp_key k, const struct exp_value *v, uint64_t min,
 		uint64_t max, uint64_t *out);

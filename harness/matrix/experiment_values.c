@@ -5,9 +5,11 @@
  * of runs that start.  Messages: FILE:LINE: the key, the value, the fix.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "el_limits.h"
@@ -231,4 +233,52 @@ void check_args(struct check_ctx *c, const char *bench, const char *args, int ar
 			      "argument %d, but args has %zu word(s); give the arguments before it "
 			      "(defaults: %s) or drop iterations", b->name, b->iter_arg + 1, n,
 			      b->default_args);
+}
+
+bool check_guest(struct check_ctx *c, const struct exp_value *v, enum el_guest_kind *out)
+{
+	if (!v->text)
+		return false;
+	for (int k = 0; k < EL_GUEST_KINDS; k++) {
+		if (!strcmp(v->text, el_guest_kind_names[k])) {
+			*out = (enum el_guest_kind)k;
+			return true;
+		}
+	}
+	check_problem(c, v->line, "guest = %s: give guest = entrylab (our kernel) or guest = linux",
+		      v->text);
+	return false;
+}
+
+/*
+ * kernel = FILE, relative to the experiment file's directory (so a file and
+ * its kernels move together), made absolute: the nested runner ships it to
+ * the same path.  Whether it boots is checked with the variant's request.
+ */
+char *check_kernel(struct check_ctx *c, const struct exp_value *v)
+{
+	const char *path = c->exp->path, *slash = strrchr(path, '/');
+	char joined[4096], *abs;
+	int n;
+
+	if (!v->text)
+		return NULL;
+	if (v->text[0] == '/' || !slash)
+		n = snprintf(joined, sizeof(joined), "%s", v->text);
+	else
+		n = snprintf(joined, sizeof(joined), "%.*s/%s", (int)(slash - path), path, v->text);
+	if (!*v->text || n < 0 || (size_t)n >= sizeof(joined)) {
+		check_problem(c, v->line, "kernel = %s: give a file name (relative to %s's "
+			      "directory, or absolute)", v->text, path);
+		return NULL;
+	}
+	abs = realpath(joined, NULL);
+	if (!abs || access(abs, R_OK)) {
+		check_problem(c, v->line, "kernel = %s: cannot read %s (%s); give an existing "
+			      "vmlinux or bzImage, relative to the experiment file's directory",
+			      v->text, joined, strerror(errno));
+		free(abs);
+		return NULL;
+	}
+	return abs;
 }

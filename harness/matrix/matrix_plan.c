@@ -90,7 +90,15 @@ static void build_argv(struct matrix *m, struct matrix_variant *mv)
 	push(mv, "-c");
 	push(mv, m->o.trace ? (char *)trace_cpu(mv, ev) : (char *)ev->cpu);
 	push(mv, "-a");
-	push(mv, ev->append);
+	push(mv, (char *)ev->append);
+	if (ev->guest != EL_GUEST_ENTRYLAB) {
+		push(mv, "--guest");
+		push(mv, (char *)el_guest_kind_names[ev->guest]);
+	}
+	if (ev->kernel) {
+		push(mv, "--kernel");
+		push(mv, ev->kernel);
+	}
 	if (e->events && !m->o.trace) {
 		push(mv, "-e");
 		push(mv, (char *)e->events);
@@ -128,6 +136,8 @@ static void build_argv(struct matrix *m, struct matrix_variant *mv)
 	request_init(r);
 	r->cpu_spec = mv->argv[2];
 	r->append = ev->append;
+	r->guest = ev->guest;
+	r->kernel = ev->kernel;
 	r->events = m->o.trace ? NULL : e->events;
 	r->iterations = iterations;
 	r->mem_bytes = e->mem_bytes ? e->mem_bytes : m->o.trace ? EL_TRACE_MEMORY : r->mem_bytes;

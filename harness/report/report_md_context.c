@@ -72,7 +72,17 @@ static void bench_text(struct json_object *rec, char *buf, size_t len)
 		snprintf(buf + n, len - n, " (%s iterations)", json_object_get_string(it));
 }
 
-void report_md_runs(FILE *f, const struct report *r, const struct report_meta *meta)
+/* "entrylab", or "linux RELEASE" (records before guest.kind: ours). */
+static void kernel_text(struct json_object *rec, char *buf, size_t len)
+{
+	const char *kind = report_str_at(rec, "guest.kind") ?: "entrylab";
+	const char *rel = report_str_at(rec, "guest.linux.release");
+
+	snprintf(buf, len, "%s%s%s", kind, rel ? " " : "", rel ? rel : "");
+}
+
+void report_md_runs(
+FILE *f, const struct report *r, const struct report_meta *meta)
 {
 	fprintf(f, "\n## Runs\n\n");
 	if (meta && meta->planned)
@@ -90,27 +100,32 @@ void report_md_config(FILE *f, const struct report *r, const struct report_meta 
 {
 	(void)meta;
 	fprintf(f, "\n## Configuration\n\nAs requested (cpu, append) and as the guest kernel set "
-		   "it up (first run of each variant; `guest.config` of the record).\n\n"
-		   "| variant | bench | cpu | append | effective | requested but not in effect |\n"
-		   "|---|---|---|---|---|---|\n");
+		   "it up (first run of each variant; `guest.config` of the record); kernel: ours, or "
+		   "Linux and its release as it reported it (`guest.kind`, `guest.linux.release`).\n\n"
+		   "| variant | kernel | bench | cpu | append | effective | requested but not in effect |\n"
+		   "|---|---|---|---|---|---|---|\n");
 	for (unsigned g = 0; g < r->n; g++) {
 		struct json_object *rec = report_first_run(r, (int)g);
 		char bench[256], eff[512], miss[256];
+		char kernel[160];
+		const char *cr4;
 
 		if (!rec) {
-			fprintf(f, "| %s | %s | `%s` | %s%s%s | (no run) | |\n", r->g[g].name,
+			fprintf(f, "| %s | ? | %s | `%s` | %s%s%s | (no run) | |\n", r->g[g].name,
 				r->g[g].bench, r->g[g].cpu, r->g[g].append[0] ? "`" : "",
 				r->g[g].append[0] ? r->g[g].append : "(none)",
 				r->g[g].append[0] ? "`" : "");
 			continue;
 		}
 		bench_text(rec, bench, sizeof(bench));
+		cr4 = report_str_at(rec, "guest.cr4"); /* ours only: Linux does not show it */
 		object_text(rec, "guest", "config", eff, sizeof(eff));
 		config_mismatch(rec, miss, sizeof(miss));
-		fprintf(f, "| %s | %s | `%s` | %s%s%s | %s cr4=%s | %s |\n", r->g[g].name, bench,
-			r->g[g].cpu, r->g[g].append[0] ? "`" : "",
+		kernel_text(rec, kernel, sizeof(kernel));
+		fprintf(f, "| %s | %s | %s | `%s` | %s%s%s | %s%s%s | %s |\n", r->g[g].name, kernel,
+			bench, r->g[g].cpu, r->g[g].append[0] ? "`" : "",
 			r->g[g].append[0] ? r->g[g].append : "(none)", r->g[g].append[0] ? "`" : "",
-			eff, report_str_at(rec, "guest.cr4") ?: "?", miss[0] ? miss : "-");
+			eff, cr4 ? " cr4=" : "", cr4 ? cr4 : "", miss[0] ? miss : "-");
 	}
 }
 

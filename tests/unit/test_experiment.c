@@ -319,3 +319,41 @@ Test(experiment, report_keys)
 		     1, "label belongs to variants");
 	experiment_free(&e);
 }
+
+/* guest and kernel: per variant, else the experiment's; kernel relative to the file. */
+Test(experiment, guest_and_kernel)
+{
+	struct el_experiment e;
+	char text[1024];
+	const char *dir = "/tmp/el-exp-kernels";
+
+	cr_assert(system("mkdir -p /tmp/el-exp-kernels && : > /tmp/el-exp-kernels/bzImage-a") == 0);
+	snprintf(text, sizeof(text),
+		 "[experiment]\nname = k\nbench = getpid\nguest = linux\n"
+		 "kernel = %s/bzImage-a\n"
+		 "[variant a]\n"
+		 "[variant ours]\nguest = entrylab\nappend = entry.ret=sysret\n"
+		 "[variant b]\nkernel = /tmp/el-exp-kernels/../el-exp-kernels/bzImage-a\n"
+		 "append = mitigations=off nokaslr\n", dir);
+	cr_assert_eq(load(text, &e), 0, "%s", msgs);
+	cr_expect_eq(e.variants[0].guest, EL_GUEST_LINUX);
+	cr_expect_str_eq(e.variants[0].kernel, "/tmp/el-exp-kernels/bzImage-a");
+	cr_expect_eq(e.variants[1].guest, EL_GUEST_ENTRYLAB);
+	cr_expect_str_eq(e.variants[2].kernel, "/tmp/el-exp-kernels/bzImage-a", "made absolute");
+	experiment_free(&e);
+
+	cr_expect_gt(load("[experiment]\nname = k\nbench = getpid\n[variant a]\nguest = bsd\n", &e),
+		     0);
+	cr_expect(strstr(msgs, ":5: guest = bsd: give guest = entrylab"), "%s", msgs);
+	experiment_free(&e);
+	cr_expect_gt(load("[experiment]\nname = k\nbench = getpid\nguest = linux\n[variant a]\n"
+			  "kernel = no-such-kernel\n", &e), 0);
+	cr_expect(strstr(msgs, ":6: kernel = no-such-kernel: cannot read /tmp/no-such-kernel"),
+		  "%s", msgs);
+	experiment_free(&e);
+	/* Our knobs are checked for our variants only; Linux's command line is Linux's. */
+	cr_expect_gt(load("[experiment]\nname = k\nbench = getpid\n[variant a]\n"
+			  "append = mitigations=off\n", &e), 0, "ours: not a knob");
+	experiment_free(&e);
+	system("rm -rf /tmp/el-exp-kernels");
+}
