@@ -1,14 +1,15 @@
 /*
  * The host's ELF reader (host_elf.h): opening an image with the checks every
  * user needs, its symbol table, a symbol's value, the file bytes behind a
- * virtual address (the vDSO images inside the kernel), and the load bias the
- * guest gives a static-PIE program.
+ * virtual address (the vDSO images inside the kernel), the load bias the
+ * guest gives a static-PIE program, and a program's region marker sites.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "elf_check.h"
+#include "entrylab/linux_init.h"
 #include "host_elf.h"
 
 #define ERR(...) (err ? (void)snprintf(err, errlen, __VA_ARGS__) : (void)0)
@@ -159,4 +160,136 @@ uint64_t elf_program_bias(const void *elf, size_t len)
 	base = ELF_DYN_BASE & ~(align - 1);
 	lo &= ~(align - 1);
 	return lo < base ? base - lo : 0;
+}
+
+/* The section of that name, with its header; NULL if none. */
+static Elf_Scn *section_named(Elf *e, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(e, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *n;
+
+		if (gelf_getshdr(scn, sh) && (n = elf_strptr(e, shstrndx, sh->sh_name)) &&
+		    !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+bool elf_has_section(const void *elf, size_t len, const char *name)
+{
+	Elf *e = host_elf_open(elf, len, NULL, 0);
+	GElf_Shdr sh;
+	bool found = e && section_named(e, name, &sh);
+
+	if (e)
+		elf_end(e);
+	return found;
+}
+
+/* The two bytes at vaddr in an executable PT_LOAD segment's file bytes; NULL if not there. */
+static const unsigned char *exec_bytes(Elf *e, const void *elf, size_t len, uint64_t vaddr)
+{
+	size_t nph;
+
+	if (elf_getphdrnum(e, &nph))
+		return NULL;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) ||
+		    vaddr < ph.p_vaddr || ph.p_filesz < 2 || vaddr - ph.p_vaddr > ph.p_filesz - 2 ||
+		    ph.p_offset > len || ph.p_filesz > len - ph.p_offset)
+			continue;
+		return (const unsigned char *)elf + ph.p_offset + (vaddr - ph.p_vaddr);
+	}
+	return NULL;
+}
+
+int elf_region_sites(const void *elf, size_t len, struct el_region_site *out, size_t max,
+		     char *err, size_t errlen)
+{
+	Elf *e = host_elf_open(elf, len, err, errlen);
+	const size_t rec = sizeof(struct el_region_site);
+	Elf_Data *data;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	size_t n = 0;
+	int rc = -1;
+
+	if (!e)
+		return -1;
+	scn = section_named(e, EL_REGION_SITES_SECTION, &sh);
+	if (!scn) {
+		rc = 0;
+		goto out;
+	}
+	data = sh.sh_type == SHT_NOBITS ? NULL : elf_getdata(scn, NULL);
+	if (!data || !data->d_buf || data->d_size % rec) {
+		ERR("section %s is %zu bytes, not whole %zu-byte site records",
+		    EL_REGION_SITES_SECTION, data ? data->d_size : (size_t)0, rec);
+		goto out;
+	}
+	for (size_t i = 0; i < data->d_size / rec; i++) {
+		struct el_region_site site;
+		const unsigned char *b;
+
+		memcpy(&site, (const char *)data->d_buf + i * rec, rec);
+		if (!site.addr)
+			continue; /* its function was dropped */
+		if (site.op != EL_REGION_BEGIN && site.op != EL_REGION_END) {
+			ERR("%s record %zu: op %llu is neither EL_REGION_BEGIN (%u) nor END (%u)",
+			    EL_REGION_SITES_SECTION, i, (unsigned long long)site.op,
+			    (unsigned)EL_REGION_BEGIN, (unsigned)EL_REGION_END);
+			goto out;
+		}
+		b = exec_bytes(e, elf, len, site.addr);
+		if (!b || b[0] != 0x0f || b[1] != 0x05) {
+			ERR("%s record %zu: 0x%llx is %s", EL_REGION_SITES_SECTION, i,
+			    (unsigned long long)site.addr,
+			    b ? "not a SYSCALL instruction (0f 05)" : "not in an executable segment");
+			goto out;
+		}
+		if (n == max) {
+			ERR("%s lists more than %zu sites", EL_REGION_SITES_SECTION, max);
+			goto out;
+		}
+		out[n++] = site;
+	}
+	rc = (int)n;
+out:
+	elf_end(e);
+	return rc;
+}
+
+bool elf_has_note(const void *elf, size_t len, const char *owner, uint32_t type)
+{
+	Elf *e = host_elf_open(elf, len, NULL, 0);
+	size_t nph, olen = strlen(owner) + 1;
+	bool found = false;
+
+	if (!e || elf_getphdrnum(e, &nph))
+		nph = 0;
+	for (size_t i = 0; i < nph && !found; i++) {
+		GElf_Phdr ph;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, name_off, desc_off;
+
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_NOTE ||
+		    ph.p_offset > len || ph.p_filesz > len - ph.p_offset)
+			continue;
+		d = elf_getdata_rawchunk(e, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+		while (d && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0)
+			if (nh.n_type == type && nh.n_namesz == olen &&
+			    !memcmp((const char *)d->d_buf + name_off, owner, olen))
+				found = true;
+	}
+	if (e)
+		elf_end(e);
+	return found;
 }

@@ -31,4 +31,22 @@ const unsigned char *elf_vaddr_bytes(const void *elf, size_t len, uint64_t vaddr
 /* Where the guest loads a program: 0 for ET_EXEC, the static-PIE bias for ET_DYN. */
 uint64_t elf_program_bias(const void *elf, size_t len);
 
+struct el_region_site;
+/*
+ * The region marker sites a program lists in its EL_REGION_SITES_SECTION
+ * (include/entrylab/linux_init.h), at their link-time addresses, into
+ * out[0..max).  A site with addr 0 (its function dropped by the linker) is
+ * skipped.  Refused, with the reason in err: a section whose size is not
+ * a multiple of the record, an op other than EL_REGION_BEGIN/END, more
+ * than max sites, an address whose two bytes in an executable segment of
+ * the file are not SYSCALL (0f 05).  The number of sites (0: no section,
+ * or none kept), or -1.
+ */
+int elf_region_sites(const void *elf, size_t len, struct el_region_site *out, size_t max,
+		     char *err, size_t errlen);
+/* An ELF note of this owner and type in a PT_NOTE segment (the PVH entry: "Xen", 18). */
+bool elf_has_note(const void *elf, size_t len, const char *owner, uint32_t type);
+/* The ELF image has a section of this name. */
+bool elf_has_section(const void *elf, size_t len, const char *name);
+
 #endif
