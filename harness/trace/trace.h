@@ -184,8 +184,43 @@ struct el_symtab {
 int symtab_load(struct el_symtab *t, const char *image, const void *elf, size_t len,
 		uint64_t bias, char *err, size_t errlen);
 void symtab_free(struct el_symtab *t);
+/* The order of a table's symbols (qsort): by address, the best name of equals first. */
+int symtab_cmp(const void *a, const void *b);
 /* Symbol containing addr and the offset into it; NULL outside the segments or before the first. */
 const struct el_sym *symtab_lookup(const struct el_symtab *t, uint64_t addr, uint64_t *off);
+
+/* ---- a Linux kernel's symbols without a symbol table (trace_ksyms.c) -------- */
+
+/* How far past its last symbol a kallsyms table reaches (the last function's length). */
+#define EL_KSYMS_TAIL 0x10000ull
+
+/*
+ * /proc/kallsyms' text symbol lines ("ADDR t|T NAME" each ended by '\n',
+ * ADDR hex, NAME 1..127 printable bytes, maybe "\t[module]" after it), as
+ * /init's KSYMS frames or the cache hold them, into a table of image
+ * "kernel": each address plus shift (wrapping: the cache's offsets from
+ * _text plus _text's address), every symbol a label up to the next one,
+ * the table's range from the first symbol to EL_KSYMS_TAIL past the last.
+ * 0, or -1 with the first bad line named in err.
+ */
+int symtab_from_kallsyms(struct el_symtab *t, const char *text, size_t len, uint64_t shift,
+			 char *err, size_t errlen);
+/* _text's address in such lines; 0 if absent. */
+uint64_t kallsyms_text_base(const char *text, size_t len);
+
+/*
+ * The kernel symbol cache: one file per kernel file, named by its SHA-256,
+ * in $ENTRYLAB_KSYMS_CACHE ("" disables it), else $XDG_CACHE_HOME/entrylab/
+ * ksyms, else ~/.cache/entrylab/ksyms.  ksyms_cache_path: the file's path,
+ * -1 when there is no cache directory.  ksyms_cache_read: its lines, each
+ * address an offset from _text (malloc'd; NULL if absent or not a cache
+ * file).  ksyms_cache_write: KSYMS lines with text_base subtracted, written
+ * to a temporary file and renamed (0, or -1 with err).
+ */
+int ksyms_cache_path(const void *kernel, size_t len, char *out, size_t outlen);
+char *ksyms_cache_read(const char *path, size_t *len);
+int ksyms_cache_write(const char *path, const char *ksyms, size_t len, uint64_t text_base,
+		      char *err, size_t errlen);
 
 /* ---- attribution (trace_attr.c) ------------------------------------------- */
 

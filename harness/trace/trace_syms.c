@@ -27,7 +27,7 @@ static bool in_code_section(Elf *e, size_t shndx)
  * (__vdso_time, not its weak alias time); among labels, names without "__"
  * (entry code, not the linker script's __entry_text_start), then binding.
  */
-static int sym_cmp(const void *a, const void *b)
+int symtab_cmp(const void *a, const void *b)
 {
 	const struct el_sym *x = a, *y = b;
 	int ux = !strncmp(x->name, "__", 2), uy = !strncmp(y->name, "__", 2);
@@ -128,7 +128,7 @@ int symtab_load(struct el_symtab *t, const char *image, const void *elf, size_t 
 		}
 	}
 	elf_end(e);
-	qsort(t->syms, t->n, sizeof(*t->syms), sym_cmp);
+	qsort(t->syms, t->n, sizeof(*t->syms), symtab_cmp);
 	return 0;
 }
 
