@@ -44,8 +44,9 @@ bool el_entrylab(void)
 {
 	static int known, answer;
 
+	/* Not a marker site: the query is no region boundary. */
 	if (!known) {
-		answer = el_region_syscall(EL_REGION_QUERY, 0) != -ENOSYS;
+		answer = el_syscall2(EL_SYS_REGION, EL_REGION_QUERY, 0) != -ENOSYS;
 		known = 1;
 	}
 	return answer;

@@ -7,6 +7,13 @@
  * but the marker's own kernel entry lies between the counters and the loop.
  * On a Linux host the syscall answers -ENOSYS: the program says so once on
  * stderr and runs unmarked.
+ *
+ * Each marker SYSCALL also records its address in the program's ELF
+ * section EL_REGION_SITES_SECTION, so a tracer finds the markers in the file
+ * (include/entrylab/linux_init.h, "The marker sites").  The record costs the
+ * running program nothing: the section is not loaded, no address moves.
+ * A static-pie program is loaded elsewhere than its link-time addresses by
+ * a bias the tracer must add.
  */
 #ifndef EL_GUEST_REGION_H
 #define EL_GUEST_REGION_H
@@ -15,30 +22,43 @@
 #include <stdint.h>
 
 #include <entrylab/abi.h>
+#include <entrylab/linux_init.h>
 
 #include "sys.h"
 
 /* Slow path, out of line: records the state, reports a failure once. */
 void el_region_failed(long ret, int op);
 
-static inline long el_region_syscall(long op, uint64_t iterations)
-{
-	/* el_syscall2 clobbers "memory": no load or store of the loop crosses it. */
-	return el_syscall2(EL_SYS_REGION, op, (long)iterations);
-}
+/*
+ * The marker SYSCALL (the same registers as el_syscall2) and its
+ * el_region_site record; op must be a constant (the "i" constraint).
+ */
+#define EL_REGION_SITE_SYSCALL(ret, op, iterations)                                         \
+	__asm__ volatile("1:\tsyscall\n\t"                                                 \
+			 ".pushsection " EL_REGION_SITES_SECTION ",\"\",@progbits\n\t"     \
+			 ".balign 8\n\t"                                                   \
+			 ".quad 1b, %c[site_op]\n\t"                                       \
+			 ".popsection"                                                     \
+			 : "=a"(ret)                                                       \
+			 : "0"((long)EL_SYS_REGION), "D"((long)(op)), "S"((long)(iterations)), \
+			   [site_op] "i"(op)                                               \
+			 : "rcx", "r11", "memory")
 
-static inline void el_region_begin(uint64_t iterations)
+static inline __attribute__((always_inline)) void el_region_begin(uint64_t iterations)
 {
-	long ret = el_region_syscall(EL_REGION_BEGIN, iterations);
+	long ret;
 
+	/* "memory" clobber: no load or store of the loop crosses the marker. */
+	EL_REGION_SITE_SYSCALL(ret, EL_REGION_BEGIN, iterations);
 	if (__builtin_expect(ret != 0, 0))
 		el_region_failed(ret, EL_REGION_BEGIN);
 }
 
-static inline void el_region_end(void)
+static inline __attribute__((always_inline)) void el_region_end(void)
 {
-	long ret = el_region_syscall(EL_REGION_END, 0);
+	long ret;
 
+	EL_REGION_SITE_SYSCALL(ret, EL_REGION_END, 0);
 	if (__builtin_expect(ret != 0, 0))
 		el_region_failed(ret, EL_REGION_END);
 }
