@@ -9,4 +9,4 @@ set(EL_VMM_SOURCES
   exit_loop.c exit_io.c exit_names.c exit_fault.c insn_name.c hostout.c
   dev/console.c dev/exit_port.c dev/hcall.c dev/post.c report_check.c
   events.c events_parse.c
-  bench.c bench_iter.c program.c initrd.c cpio_write.c)
+  bench.c bench_iter.c program.c initrd.c initrd_linux.c cpio_write.c)
