@@ -116,11 +116,7 @@ uint8_t linit_vsyscall_mode(const char *maps, size_t len)
 
 	if (!maps_find(maps, len, "[vsyscall]", &perms))
 		return EL_VSYSCALL_NONE;
-	if (!memcmp(perms, "--xp", 4))
-		return EL_VSYSCALL_XONLY;
-	if (!memcmp(perms, "r-xp", 4))
-		return EL_VSYSCALL_EMULATE;
-	return EL_CONFIG_UNSET;
+	return perms[0] == 'r' ? EL_VSYSCALL_EMULATE : EL_VSYSCALL_XONLY;
 }
 
 uint8_t linit_vdso_mode(const char *maps, size_t len)
@@ -132,9 +128,14 @@ uint8_t linit_vdso_mode(const char *maps, size_t len)
 
 const char *linit_vsyscall_name(uint8_t mode)
 {
-	if (mode <= EL_VSYSCALL_NONE)
-		return el_config[EL_CFG_VSYSCALL].values[mode];
-	return "unknown";
+	switch (mode) {
+	case EL_VSYSCALL_EMULATE:
+		return "emulate";
+	case EL_VSYSCALL_XONLY:
+		return "xonly";
+	default:
+		return "none";
+	}
 }
 
 static bool is_hex(char c)

@@ -38,9 +38,11 @@ uint8_t linit_pti(const char *flags, const char *meltdown);
 uint8_t linit_flag_config(const char *flags, const char *flag, bool in_cpuid);
 
 /*
- * The legacy vsyscall page's mode from /proc/self/maps: the
- * "[vsyscall]" line with "--xp" is xonly, "r-xp" emulate; none means none.
- * EL_VSYSCALL_*; EL_CONFIG_UNSET for a line with other permissions.
+ * The legacy vsyscall page's mode from /proc/self/maps: a "[vsyscall]"
+ * line Linux shows readable ("r-xp") is emulate, not readable ("--xp")
+ * xonly; no line is none.  EL_VSYSCALL_*, always one of those three (the
+ * INFO frame takes no other; a kernel old enough to have a native mode
+ * shows it "r-xp" too and reads as emulate).
  */
 uint8_t linit_vsyscall_mode(const char *maps, size_t len);
 
