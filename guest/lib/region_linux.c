@@ -66,6 +66,12 @@ int el_region_linux_attach(void)
 		return -1;
 	}
 	page = p;
+	/*
+	 * Written now, so the page is faulted in before main: else the first
+	 * BEGIN's stores fault it in inside the region (a tracer counted 5,677
+	 * kernel instructions of shmem fault, 2.8 per getpid at -n 2000).
+	 */
+	page->magic = EL_LINUX_REGION_MAGIC;
 	fd = env_fd(EL_LINUX_ENV_PERF);
 	perf_fd = fd >= 0 ? fd : -1;
 	return 0;
