@@ -1,17 +1,27 @@
 /*
  * eltrace: the QEMU TCG plugin behind `entrylab trace`.  It counts every
- * instruction the guest completes between the guest kernel's two region
- * marker OUTs (addresses given as arguments, resolved by the host from the
- * kernel ELF's symbols) and writes one line per instruction that ran there.
+ * instruction the guest completes inside the region's windows and writes one
+ * line per instruction that ran there.  A window is either
+ * - (our kernel) from the instruction after the guest kernel's REGION_BEGIN
+ *   OUT to the REGION_END OUT (addresses resolved by the host from the
+ *   kernel ELF's symbols), or
+ * - (a Linux guest, sites mode) from the first instruction at the return
+ *   address of a BEGIN marker site's SYSCALL, once that SYSCALL ran, to an
+ *   END site's SYSCALL (the program's el_region_sites, include/entrylab/
+ *   linux_init.h, read by the host): the loop alone, no kernel entry of a
+ *   marker.  A site matches by user address and bytes (0f 05), so another
+ *   program's code at the same address never does.
  * How completions are counted: eltrace_count.c; the table: eltrace_table.c.
- * The marker OUTs themselves belong to no window.
+ * The marker instructions themselves belong to no window.
  *
  * Arguments: begin=ADDR end=ADDR out=FILE [listing=on]
+ *        or: begin_site=ADDR... end_site=ADDR... out=FILE [listing=on]
+ *   (each site argument repeated per site, at most MAX_SITES of a kind)
  *   listing=on keeps each instruction's disassembly and the order in which
  *   it first ran inside a window.
  * Output (text, parsed by harness/trace/trace_parse.c), written at QEMU's exit:
  *   eltrace 1
- *   markers BEGIN END
+ *   markers BEGIN END               (sites mode: the first site of each kind)
  *   windows CLOSED OPEN             OPEN 1: counted up to the exit, no END
  *   executed N                      instructions completed in the whole run
  *   [error TEXT]                    the counts are not to be trusted
@@ -55,7 +65,9 @@ static void on_exit_write(qemu_plugin_id_t id, void *udata)
 	for (struct insn *e = st.all; e; e = e->next) {
 		executed += e->count;
 		/* The markers bracket the window; neither belongs to it. */
-		if (e->vaddr == st.begin || e->vaddr == st.end)
+		if (sites_mode() ? insn_is_site(e, st.begin_site, st.nbegin) ||
+				   insn_is_site(e, st.end_site, st.nend)
+				 : e->vaddr == st.begin || e->vaddr == st.end)
 			e->window = 0;
 	}
 	fprintf(f, "eltrace 1\nmarkers %llx %llx\nwindows %llu %u\nexecuted %llu\n",
@@ -79,11 +91,26 @@ static bool parse_addr(const char *s, uint64_t *out)
 	return !errno && *s && !*end && *out;
 }
 
+/* begin_site=ADDR / end_site=ADDR: one more site of that kind (a user address). */
+static bool parse_site(const char *a, const char *key, uint64_t *sites, unsigned *n)
+{
+	size_t k = strlen(key);
+	uint64_t v;
+
+	if (strncmp(a, key, k) || !parse_addr(a + k, &v) || v >= USER_END || *n == MAX_SITES)
+		return false;
+	sites[(*n)++] = v;
+	return true;
+}
+
 static int parse_args(int argc, char **argv)
 {
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
+		if (parse_site(a, "begin_site=", st.begin_site, &st.nbegin) ||
+		    parse_site(a, "end_site=", st.end_site, &st.nend))
+			continue;
 		if (!strncmp(a, "begin=", 6) && parse_addr(a + 6, &st.begin))
 			continue;
 		if (!strncmp(a, "end=", 4) && parse_addr(a + 4, &st.end))
@@ -97,12 +124,20 @@ static int parse_args(int argc, char **argv)
 			continue;
 		}
 		fprintf(stderr, "eltrace: unknown or malformed argument '%s'; expected "
-				"begin=ADDR end=ADDR out=FILE [listing=on]\n", a);
+				"begin=ADDR end=ADDR out=FILE [listing=on], or begin_site=ADDR... "
+				"end_site=ADDR... (user addresses, at most %d each) instead of "
+				"begin= and end=\n", a, MAX_SITES);
 		return -1;
 	}
-	if (!st.begin || !st.end || !st.out) {
-		fprintf(stderr, "eltrace: begin=, end= and out= are required\n");
+	if (!st.out || (st.nbegin || st.nend ? !st.nbegin || !st.nend || st.begin || st.end
+					      : !st.begin || !st.end)) {
+		fprintf(stderr, "eltrace: out= and either begin= and end=, or begin_site= and "
+				"end_site=, are required\n");
 		return -1;
+	}
+	if (sites_mode()) {
+		st.begin = st.begin_site[0];
+		st.end = st.end_site[0];
 	}
 	return 0;
 }

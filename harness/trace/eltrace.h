@@ -12,6 +12,10 @@
 #include "qemu_plugin_abi.h"
 
 #define MAX_INSN_BYTES 16
+/* Marker sites (a Linux guest's program): at most this many of each kind. */
+#define MAX_SITES 64
+/* User code runs below this address (the trace's split, harness/trace/trace.h). */
+#define USER_END 0x0000800000000000ull
 
 struct insn {
 	uint64_t count;  /* completed executions, whole run (eltrace_count.c) */
@@ -29,7 +33,11 @@ struct insn {
 };
 
 struct eltrace {
-	uint64_t begin, end; /* the marker OUTs' virtual addresses */
+	uint64_t begin, end; /* the marker OUTs' virtual addresses (our kernel) */
+	/* or the program's marker SYSCALLs (user addresses, sites mode) */
+	uint64_t begin_site[MAX_SITES], end_site[MAX_SITES];
+	unsigned nbegin, nend;
+	uint64_t armed; /* sites: where the BEGIN SYSCALL that ran last returns to, 0 none */
 	const char *out;
 	bool listing;
 	struct insn **bucket;
@@ -42,8 +50,17 @@ struct eltrace {
 
 extern struct eltrace st;
 
+/* Sites mode: the window opens and closes at the program's marker SYSCALLs. */
+static inline bool sites_mode(void)
+{
+	return st.nbegin > 0;
+}
+
 /* The entry of a translated instruction, created on first sight; NULL out of memory. */
 struct insn *insn_get(const struct qemu_plugin_insn *qi);
+
+/* Is e the marker SYSCALL at one of these user addresses (address and bytes 0f 05)? */
+bool insn_is_site(const struct insn *e, const uint64_t *sites, unsigned n);
 
 /* Translation callback: instruments a block (eltrace_count.c). */
 void count_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);

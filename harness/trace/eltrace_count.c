@@ -36,7 +36,11 @@
  * differences are added up.  QEMU 7.2 emits an instruction's calls before
  * its inline ops, and calls in the order they were registered, so at a
  * marker the predecessor's credit is still to come; the marker callbacks
- * account for it.  count_finish() checks the result.
+ * account for it.  In sites mode (eltrace.c) a BEGIN site's SYSCALL only
+ * arms the window; it opens when a block starts at the SYSCALL's return
+ * address (SYSRET, or IRET, ends the kernel's block there), after that
+ * block start credited the kernel's last instruction, so the window holds
+ * the user code from the return on.  count_finish() checks the result.
  */
 #include <stdlib.h>
 
@@ -61,6 +65,14 @@ static bool tb_has(const struct tb_info *t, const struct insn *e)
 	return false;
 }
 
+/* Every counter snapshot: the window starts here. */
+static void window_open(void)
+{
+	for (struct insn *e = st.all; e; e = e->next)
+		e->snap = e->count;
+	st.open = true;
+}
+
 static void on_tb_start(unsigned int vcpu, void *udata)
 {
 	struct tb_info *t = udata;
@@ -70,6 +82,12 @@ static void on_tb_start(unsigned int vcpu, void *udata)
 		pending->count++;
 	pending = NULL;
 	cur_tb = t;
+	/* Sites: the BEGIN SYSCALL returned; its return address starts this block. */
+	if (st.armed && t->vaddr == st.armed) {
+		st.armed = 0;
+		if (!st.open)
+			window_open();
+	}
 	if (!st.listing || !st.open || t->seen)
 		return;
 	t->seen = true;
@@ -115,12 +133,20 @@ static void on_begin(unsigned int vcpu, void *udata)
 	(void)vcpu;
 	if (st.open)
 		return;
-	for (struct insn *e = st.all; e; e = e->next)
-		e->snap = e->count;
+	window_open();
 	/* It completed before the window; its credit arrives right after this call. */
 	if (pred)
 		pred->snap++;
-	st.open = true;
+}
+
+/* A BEGIN site's SYSCALL: the window opens where it returns (on_tb_start). */
+static void on_site_begin(unsigned int vcpu, void *udata)
+{
+	const struct insn *e = udata;
+
+	(void)vcpu;
+	if (!st.open)
+		st.armed = e->vaddr + e->size;
 }
 
 static void on_end(unsigned int vcpu, void *udata)
@@ -137,6 +163,16 @@ static void on_end(unsigned int vcpu, void *udata)
 		pred->window++;
 	st.open = false;
 	st.windows++;
+}
+
+bool insn_is_site(const struct insn *e, const uint64_t *sites, unsigned n)
+{
+	if (e->vaddr >= USER_END || e->size != 2 || e->bytes[0] != 0x0f || e->bytes[1] != 0x05)
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		if (sites[i] == e->vaddr)
+			return true;
+	return false;
 }
 
 /* Does the instruction end exactly on a 4 KiB boundary (a possible phantom, see above)? */
@@ -178,12 +214,20 @@ void count_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		struct insn *e = t->insns[i], *prev = i ? t->insns[i - 1] : NULL;
 
 		/* Registered first: the predecessor's credit (inline or on_step) comes after. */
-		if (e->vaddr == st.begin)
+		if (sites_mode()) {
+			if (insn_is_site(e, st.begin_site, st.nbegin))
+				qemu_plugin_register_vcpu_insn_exec_cb(qi, on_site_begin,
+								       QEMU_PLUGIN_CB_NO_REGS, e);
+			else if (insn_is_site(e, st.end_site, st.nend))
+				qemu_plugin_register_vcpu_insn_exec_cb(qi, on_end,
+								       QEMU_PLUGIN_CB_NO_REGS, prev);
+		} else if (e->vaddr == st.begin) {
 			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_begin, QEMU_PLUGIN_CB_NO_REGS,
 							       prev);
-		else if (e->vaddr == st.end)
+		} else if (e->vaddr == st.end) {
 			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_end, QEMU_PLUGIN_CB_NO_REGS,
 							       prev);
+		}
 		if (i > tail) {
 			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_step, QEMU_PLUGIN_CB_NO_REGS,
 							       e);
