@@ -25,12 +25,17 @@ static bool in_code_section(Elf *e, size_t shndx)
 /*
  * Equal addresses: sized functions first, the strongest binding among them
  * (__vdso_time, not its weak alias time); among labels, names without "__"
- * (entry code, not the linker script's __entry_text_start), then binding.
+ * (entry code, not the linker script's __entry_text_start), then binding;
+ * then not Linux's 32-bit compat alias of a system call (__x64_sys_getpid,
+ * not __ia32_sys_getpid at the same address), then a name without a
+ * leading '_' (startup_64, not the linker script's _text), then by name, so
+ * the choice never depends on the sort.
  */
 int symtab_cmp(const void *a, const void *b)
 {
 	const struct el_sym *x = a, *y = b;
 	int ux = !strncmp(x->name, "__", 2), uy = !strncmp(y->name, "__", 2);
+	int cx = !strncmp(x->name, "__ia32_", 7), cy = !strncmp(y->name, "__ia32_", 7);
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
@@ -40,7 +45,13 @@ int symtab_cmp(const void *a, const void *b)
 		return ux - uy;
 	if (x->global != y->global)
 		return y->global - x->global;
-	return ux - uy;
+	if (ux != uy)
+		return ux - uy;
+	if (cx != cy)
+		return cx - cy;
+	if ((x->name[0] == '_') != (y->name[0] == '_'))
+		return (x->name[0] == '_') - (y->name[0] == '_');
+	return strcmp(x->name, y->name);
 }
 
 static uint8_t bind_rank(unsigned bind)

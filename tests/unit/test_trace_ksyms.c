@@ -16,6 +16,7 @@
 static const char ksyms[] =
 	"ffffffff81000000 T startup_64\n"
 	"ffffffff81000000 T _text\n"
+	"ffffffff810be350 T __ia32_sys_getpid\n"
 	"ffffffff810be350 T __x64_sys_getpid\n"
 	"ffffffff81a43dc0 T do_syscall_64\n"
 	"ffffffff81c00080 T entry_SYSCALL_64\n"
@@ -32,7 +33,7 @@ Test(trace_ksyms, lines_into_a_table)
 
 	cr_assert_eq(symtab_from_kallsyms(&t, ksyms, sizeof(ksyms) - 1, 0, err, sizeof(err)), 0,
 		     "%s", err);
-	cr_assert_eq(t.n, 7);
+	cr_assert_eq(t.n, 8);
 	cr_assert_str_eq(t.image, "kernel");
 	s = symtab_lookup(&t, 0xffffffff81c00085, &off);
 	cr_assert_not_null(s);
@@ -42,6 +43,8 @@ Test(trace_ksyms, lines_into_a_table)
 	cr_assert_str_eq(s->name, "do_syscall_64", "no sizes: up to the next symbol");
 	s = symtab_lookup(&t, 0xffffffff81000000, &off);
 	cr_assert_str_eq(s->name, "startup_64", "equal addresses: the name without __ (labels)");
+	s = symtab_lookup(&t, 0xffffffff810be351, &off);
+	cr_assert_str_eq(s->name, "__x64_sys_getpid", "not the 32-bit compat alias");
 	cr_assert_not_null(symtab_lookup(&t, 0xffffffff81c000e1 + EL_KSYMS_TAIL - 1, &off));
 	cr_assert_null(symtab_lookup(&t, 0xffffffff81c000e1 + EL_KSYMS_TAIL, &off),
 		       "beyond the last symbol's reach: unknown");
