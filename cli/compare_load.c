@@ -81,19 +81,34 @@ int compare_load_file(const char *path, struct json_object *all, unsigned *bad)
 	return 0;
 }
 
-/* Group label: the variant, or the bench with its non-default cpu and append. */
+/*
+ * Group label: the variant, or the bench with its non-default cpu and
+ * append; a Linux guest's records add "linux" and the release Linux
+ * reported, so two kernels (Debian's 6.1 and 6.12, a patched build) are
+ * two groups.
+ */
 static void group_label(struct json_object *rec, bool one_exp, char *buf, size_t len)
 {
 	const char *exp = jstring(rec, "experiment", "name"),
 		   *var = jstring(rec, "experiment", "variant");
 	const char *bench = jstring(rec, "bench", "name"), *cpu = jstring(rec, "request", "cpu");
 	const char *append = jstring(rec, "request", "append");
+	const char *kind = jstring(rec, "guest", "kind"), *release = NULL;
+	struct json_object *g, *l;
+	char guest[160] = "";
 
 	if (exp && var) {
 		snprintf(buf, len, "%s%s%s", one_exp ? "" : exp, one_exp ? "" : "/", var);
 		return;
 	}
-	snprintf(buf, len, "%s%s%s%s%s", bench ? bench : "boot",
+	if (kind && !strcmp(kind, "linux")) {
+		if (json_object_object_get_ex(rec, "guest", &g) &&
+		    json_object_object_get_ex(g, "linux", &l))
+			release = jstring(l, "release", NULL);
+		snprintf(guest, sizeof(guest), " linux%s%s", release && *release ? " " : "",
+			 release ? release : "");
+	}
+	snprintf(buf, len, "%s%s%s%s%s%s", bench ? bench : "boot", guest,
 		 cpu && strcmp(cpu, "host") ? " " : "", cpu && strcmp(cpu, "host") ? cpu : "",
 		 append && *append ? " " : "", append ? append : "");
 }
