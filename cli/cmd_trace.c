@@ -56,18 +56,19 @@ static int trace_command(struct el_cli_trace *cli)
 	int rc;
 
 	if ((rc = trace_prepare(&job)))
-		return rc;
+		goto out;
 	if (!output) {
 		char name[80];
 
 		snprintf(name, sizeof(name), "trace-%s",
 			 cli->run.req.bench ? cli->run.req.bench : "exec");
+		rc = EL_EXIT_USAGE;
 		if (record_default_path(name, defpath, sizeof(defpath)))
-			return EL_EXIT_USAGE;
+			goto out;
 		output = defpath;
 	}
 	if ((rc = record_out_open(&rout, "trace", output)))
-		return rc;
+		goto out;
 	rec = trace_once(&job, &res, &out);
 	/* The table and listing divide by the count the region was declared with. */
 	cli->run.req.iterations = out.iterations;
@@ -78,6 +79,8 @@ static int trace_command(struct el_cli_trace *cli)
 	trace_print(cli, &job, rec, &res, &out, rout.failed ? NULL : output);
 	json_object_put(rec);
 	trace_result_free(&out);
+out:
+	trace_job_free(&job);
 	return rc;
 }
 

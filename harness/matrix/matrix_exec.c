@@ -116,6 +116,7 @@ static struct json_object *boot(const struct matrix *m, const struct matrix_vari
 	else
 		el_run_result_free(&res);
 done:
+	trace_job_free(&b.job);
 	programs_free(&b.prog);
 	return rec;
 }

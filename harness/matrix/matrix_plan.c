@@ -172,6 +172,7 @@ static int check_variant(struct matrix *m, struct matrix_variant *mv)
 		struct el_trace_job job = {.req = &req, .spec = &spec, .prog = &prog};
 
 		rc = trace_prepare(&job);
+		trace_job_free(&job);
 	}
 	programs_free(&prog);
 	return rc;

@@ -18,8 +18,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cpio.h"
 #include "cpuid.h"
 #include "entrylab/abi.h"
+#include "entrylab/linux_init.h"
 #include "program.h"
 #include "request.h"
 #include "run.h"
@@ -67,6 +69,10 @@ int trace_guest_cmdline(char *out, size_t len, const char *append, const char *i
 			char *err, size_t errlen);
 
 struct el_trace_run {
+	bool split_frames;   /* (set before trace_spawn) a Linux guest: COM1's frames apart */
+	char *frames;        /* ... its frame lines (frame.h frame_split; malloc'd), NULL if none */
+	size_t frames_len;
+	bool frames_overflow; /* more frame bytes than FRAME_SPLIT_MAX, or no memory for them */
 	int exit_code;       /* QEMU's exit status when it exited */
 	int signal;          /* the signal that ended it, 0 if none */
 	bool timed_out;      /* --timeout expired: QEMU was killed */
@@ -85,19 +91,45 @@ struct el_trace_run {
 	char err[512];
 };
 
+/* The program's marker sites a trace of a Linux guest hands the plugin, at most. */
+#define EL_TRACE_SITES_MAX 64
+/*
+ * What tracing a Linux guest adds (trace_linux.c): QEMU boots the kernel
+ * file itself (-kernel: an ELF vmlinux by its PVH note, or a bzImage) with
+ * entrylab's /init in the initrd, and the window is the program's marker
+ * sites.  Filled by trace_prepare, freed by trace_job_free.
+ */
+struct el_trace_linux {
+	struct el_region_site sites[EL_TRACE_SITES_MAX]; /* the program's, link-time = run-time */
+	unsigned nsites;
+	bool bzimage;           /* the kernel file is a bzImage (else an ELF vmlinux) */
+	bool kernel_symtab;     /* ... an ELF whose symbol table has _text: symbols from it */
+	bool ksyms;             /* /init sends /proc/kallsyms (conf ksyms=1): no symbols else */
+	char cache[700];        /* the kernel symbol cache file, "" without a cache directory */
+	char *cached;           /* its lines when it had them (a hit), else NULL */
+	size_t cached_len;
+	struct el_cpio initrd;  /* /init, the program, its arguments and conf (initrd_linux.h) */
+	char cmdline[4096];     /* linux_cmdline_compose: base, trace knobs, --append */
+};
+
 /* One trace: the request, its spec and programs (the caller's), the options, the markers. */
 struct el_trace_job {
 	const struct el_run_request *req;
 	const struct el_run_spec *spec;
 	const struct el_programs *prog;
 	struct el_trace_opts opts;
-	uint64_t begin, end; /* filled by trace_prepare */
+	uint64_t begin, end; /* filled by trace_prepare: our kernel's marker OUTs */
+	struct el_trace_linux *lx; /* filled by trace_prepare for --guest linux, else NULL */
 };
 
 /* The firmware a trace boots with: qboot where installed, else NULL (QEMU's SeaBIOS). */
 const char *trace_qemu_firmware(void);
 
-/* Runs argv (argv[0] found in PATH), capturing stdout as the console; -v echoes it. */
+/*
+ * Runs argv (argv[0] found in PATH), capturing stdout as the console; -v
+ * echoes it.  With r->split_frames, frame lines go to r->frames instead
+ * (and are not echoed).
+ */
 void trace_spawn(const char *const argv[], double timeout_s, bool echo, struct el_trace_run *r);
 
 /* Writes the images to a private directory, runs QEMU, collects everything, cleans up. */
@@ -303,13 +335,47 @@ struct el_trace_result {
 
 /*
  * With job->req, spec, prog and opts set (the request finished and its
- * programs prepared): QEMU's -cpu checked, the region markers found.  0, or
- * an EL_EXIT_* code after printing why.
+ * programs prepared): QEMU's -cpu checked, the region markers found (our
+ * kernel's OUTs, or for --guest linux the program's sites, the kernel file
+ * and its symbols, the initrd and command line: trace_linux_prepare).  0,
+ * or an EL_EXIT_* code after printing why.  trace_job_free() in any case.
  */
 int trace_prepare(struct el_trace_job *job);
+void trace_job_free(struct el_trace_job *job);
 /* Runs QEMU once; the record (caller puts it), *res and *out (free with trace_result_free). */
 struct json_object *trace_once(const struct el_trace_job *job, struct el_run_result *res,
 			       struct el_trace_result *out);
 void trace_result_free(struct el_trace_result *out);
+
+/* ---- a Linux guest (trace_linux.c) ------------------------------------------ */
+
+/*
+ * Knobs a trace adds to a Linux guest's command line (before --append, so
+ * the user's own win): under TCG the LAPIC timer has no TSC-deadline mode,
+ * and calibrating it spins on PAUSE, which leaves TCG's execution loop each
+ * time: 2.5 s of a 4 s boot (harness/trace/README.md, "Linux").
+ */
+#define EL_TRACE_LINUX_KNOBS "nolapic_timer cryptomgr.notests"
+
+/* trace_prepare for --guest linux; 0 or an EL_EXIT_* code after printing why. */
+int trace_linux_prepare(struct el_trace_job *job);
+void trace_linux_free(struct el_trace_linux *lx);
+/*
+ * A Linux guest's ending from COM1's frames (frame.h: INFO, BOOT, RUN,
+ * KSYMS, EXIT) on top of what trace_outcome() made of QEMU's exit; the
+ * frames' scan is left in *scan for the caller (frame_scan_free).
+ */
+struct frame_scan;
+void trace_linux_outcome(const struct el_trace_run *q, struct el_run_result *res,
+			 struct frame_scan *scan);
+/*
+ * The kernel's symbols for the trace: the vmlinux symbol table (moved to
+ * where INFO ktext says _text is), else the KSYMS frames (and the cache
+ * written from them), else the cache placed at INFO ktext.  0, or -1 with
+ * why in err (the trace goes on without kernel symbols).
+ */
+int trace_linux_kernel_syms(const struct el_trace_job *job, const struct el_run_result *res,
+			    const struct frame_scan *scan, struct el_symtab *t, char *err,
+			    size_t errlen);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame.h"
 #include "host_elf.h"
 #include "host_info.h"
 #include "record.h"
@@ -34,8 +35,13 @@ static int vdso_symtab(const struct el_run_spec *spec, const char *console, stru
 	return symtab_load(t, "vdso", img, hi - lo, base, err, sizeof(err));
 }
 
-/* Kernel, program and vDSO symbols; a table that cannot be read is left out. */
+/*
+ * Kernel, program and vDSO symbols; a table that cannot be read is left out
+ * (a Linux kernel's says why on stderr: its instructions then count as
+ * "[unknown kernel]").  Linux's vDSO is not placed (no symbols).
+ */
 static void load_maps(const struct el_trace_job *job, const char *console,
+		      const struct el_run_result *res, const struct frame_scan *scan,
 		      struct el_symtab tabs[3], struct el_trace_maps *m)
 {
 	const struct el_run_spec *spec = job->spec;
@@ -47,6 +53,13 @@ static void load_maps(const struct el_trace_job *job, const char *console,
 	if (prog && !symtab_load(&tabs[0], "program", prog, plen, elf_program_bias(prog, plen), err,
 				 sizeof(err)))
 		m->tabs[m->n++] = &tabs[0];
+	if (job->lx) {
+		if (!trace_linux_kernel_syms(job, res, scan, &tabs[2], err, sizeof(err)))
+			m->tabs[m->n++] = &tabs[2];
+		else
+			fprintf(stderr, "entrylab trace: no Linux kernel symbols: %s\n", err);
+		return;
+	}
 	if (!vdso_symtab(spec, console, &tabs[1]))
 		m->tabs[m->n++] = &tabs[1];
 	if (!symtab_load(&tabs[2], "kernel", spec->kernel, spec->kernel_len, 0, err, sizeof(err)))
@@ -77,6 +90,21 @@ static struct json_object *trace_record(const struct el_trace_job *job,
 	json_object_object_add(qemu, "wall_ms", json_object_new_double(q->wall_ms));
 	if (q->qemu_err && *q->qemu_err)
 		json_object_object_add(qemu, "stderr", json_object_new_string(q->qemu_err));
+	if (job->lx) {
+		const struct el_trace_linux *lx = job->lx;
+		struct json_object *k = json_object_new_object();
+
+		json_object_object_add(k, "file", job->req->kernel
+						  ? json_object_new_string(job->req->kernel) : NULL);
+		json_object_object_add(k, "format",
+				       json_object_new_string(lx->bzimage ? "bzImage" : "vmlinux"));
+		json_object_object_add(k, "symbols",
+				       json_object_new_string(lx->kernel_symtab ? "vmlinux"
+							      : lx->ksyms ? "kallsyms"
+									  : "cache"));
+		json_object_object_add(qemu, "kernel", k);
+		json_object_object_add(qemu, "append", json_object_new_string(lx->cmdline));
+	}
 	json_object_object_add(rec, "qemu", qemu);
 	/* The vCPU's CPUID is what the guest reported seeing; KVM_GET_CPUID2 has no say. */
 	if (json_object_object_get_ex(rec, "guest", &guest)) {
@@ -84,8 +112,12 @@ static struct json_object *trace_record(const struct el_trace_job *job,
 		if (json_object_object_get_ex(guest, "cpuid", &cpuid))
 			json_object_object_add(guest, "vcpu_cpuid", json_object_get(cpuid));
 	}
-	/* The region's counts arrive on the console under QEMU, not by hypercall. */
-	json_object_object_add(rec, "region", trace_region_json(q->console));
+	/*
+	 * Our kernel's region counts arrive on the console under QEMU, not by
+	 * hypercall; a Linux guest's come in its RUN frame, as record_build() has them.
+	 */
+	if (!job->lx)
+		json_object_object_add(rec, "region", trace_region_json(q->console));
 	json_object_object_add(rec, "trace", trace);
 	return rec;
 }
@@ -95,10 +127,13 @@ int trace_prepare(struct el_trace_job *job)
 	const struct el_run_spec *spec = job->spec;
 	char cpu[512], err[512];
 
+	job->lx = NULL;
 	if (trace_qemu_cpu(&spec->cpu, cpu, sizeof(cpu), err, sizeof(err))) {
 		fprintf(stderr, "entrylab trace: %s\n", err);
 		return EL_EXIT_UNSUPPORTED;
 	}
+	if (spec->guest == EL_GUEST_LINUX)
+		return trace_linux_prepare(job);
 	job->begin = elf_symbol_value(spec->kernel, spec->kernel_len, "el_region_begin_out");
 	job->end = elf_symbol_value(spec->kernel, spec->kernel_len, "el_region_end_out");
 	if (!job->begin || !job->end) {
@@ -110,9 +145,29 @@ int trace_prepare(struct el_trace_job *job)
 	return 0;
 }
 
+void trace_job_free(struct el_trace_job *job)
+{
+	trace_linux_free(job->lx);
+	job->lx = NULL;
+}
+
+/* The region's iterations: a Linux guest's RUN report, else the console's (trace_console_iterations). */
+static uint64_t region_iterations(const struct el_trace_job *job, const struct el_run_result *res,
+				  const char *console)
+{
+	uint64_t n = job->req->iterations;
+
+	if (job->lx && res->have_run && res->run.region.valid && res->run.region.iterations)
+		return res->run.region.iterations;
+	if (console && job->req->bench)
+		trace_console_iterations(console, job->req->bench, &n);
+	return n;
+}
+
 struct json_object *trace_once(const struct el_trace_job *job, struct el_run_result *res,
 			       struct el_trace_result *out)
 {
+	struct frame_scan scan = {0};
 	char err[256] = "";
 
 	memset(out, 0, sizeof(*out));
@@ -122,6 +177,8 @@ struct json_object *trace_once(const struct el_trace_job *job, struct el_run_res
 							   out->q.plugin_out_len, &out->d, err,
 							   sizeof(err));
 	trace_outcome(&out->q, &out->d, out->have_data, res);
+	if (job->lx)
+		trace_linux_outcome(&out->q, res, &scan);
 	/* QEMU ran the guest, but what the plugin wrote cannot be read. */
 	if (out->q.plugin_out && !out->have_data && !out->q.timed_out && !out->q.signal) {
 		res->status = EL_RUN_VMM_ERROR;
@@ -134,14 +191,13 @@ struct json_object *trace_once(const struct el_trace_job *job, struct el_run_res
 	}
 	out->have_data = out->have_data && out->d.executed;
 	if (out->have_data) {
-		load_maps(job, out->q.console, out->tabs, &out->m);
+		load_maps(job, out->q.console, res, &scan, out->tabs, &out->m);
 		if (trace_totals(&out->d, &out->m, &out->t))
 			out->have_data = false;
 	}
+	frame_scan_free(&scan);
 	/* Per iteration means per what the benchmark declared to its region marker. */
-	out->iterations = job->req->iterations;
-	if (out->q.console && job->req->bench)
-		trace_console_iterations(out->q.console, job->req->bench, &out->iterations);
+	out->iterations = region_iterations(job, res, out->q.console);
 	return trace_record(job, res, &out->q, out->iterations,
 			    out->have_data ? trace_json(&out->d, &out->t, out->iterations) : NULL);
 }

@@ -96,8 +96,11 @@ struct trace_dir {
 	char kernel[300], initrd[300], plugin[300], counts[300];
 };
 
-static int dir_make(struct trace_dir *d, const struct el_run_spec *spec, char *err, size_t errlen)
+static int dir_make(struct trace_dir *d, const struct el_trace_job *job, char *err,
+		    size_t errlen)
 {
+	const struct el_run_spec *spec = job->spec;
+	const struct el_cpio *linux_initrd = job->lx ? &job->lx->initrd : NULL;
 	const char *tmp = getenv("TMPDIR");
 
 	if (!tmp || !*tmp)
@@ -120,7 +123,8 @@ static int dir_make(struct trace_dir *d, const struct el_run_spec *spec, char *e
 	snprintf(d->plugin, sizeof(d->plugin), "%s/eltrace.so", d->path);
 	snprintf(d->counts, sizeof(d->counts), "%s/counts", d->path);
 	if (io_write_new_file(d->kernel, spec->kernel, spec->kernel_len, err, errlen) ||
-	    io_write_new_file(d->initrd, spec->initrd, spec->initrd_len, err, errlen) ||
+	    io_write_new_file(d->initrd, linux_initrd ? linux_initrd->buf : spec->initrd,
+			      linux_initrd ? linux_initrd->len : spec->initrd_len, err, errlen) ||
 	    io_write_new_file(d->plugin, entrylab_trace_plugin,
 		       (size_t)(entrylab_trace_plugin_end - entrylab_trace_plugin), err, errlen))
 		return -1;
@@ -162,40 +166,86 @@ const char *trace_qemu_firmware(void)
 	return NULL;
 }
 
+/*
+ * The plugin's arguments: our kernel's marker OUTs, or a Linux guest's
+ * program's marker sites (begin_site=/end_site= per site).  -1 if too long.
+ */
+static int plugin_args(const struct el_trace_job *job, const struct trace_dir *d, char *out,
+		       size_t len)
+{
+	size_t n = (size_t)snprintf(out, len, "%s,out=%s%s", d->plugin, d->counts,
+				    job->opts.listing ? ",listing=on" : "");
+
+	if (!job->lx) {
+		n += (size_t)snprintf(out + n, n < len ? len - n : 0, ",begin=0x%llx,end=0x%llx",
+				      (unsigned long long)job->begin,
+				      (unsigned long long)job->end);
+		return n < len ? 0 : -1;
+	}
+	for (unsigned i = 0; i < job->lx->nsites && n < len; i++)
+		n += (size_t)snprintf(out + n, len - n, ",%s_site=0x%llx",
+				      job->lx->sites[i].op == EL_REGION_BEGIN ? "begin" : "end",
+				      (unsigned long long)job->lx->sites[i].addr);
+	return n < len ? 0 : -1;
+}
+
 void trace_qemu_run(const struct el_trace_job *job, struct el_trace_run *r)
 {
 	const struct el_trace_opts *opts = &job->opts;
 	const struct el_run_spec *spec = job->spec;
 	struct trace_dir d = {0};
-	char cmdline[EL_CMDLINE_MAX], mem[32], plugin[1024];
+	char cmdline[EL_CMDLINE_MAX], mem[32], plugin[4096];
 	const char *bios = trace_qemu_firmware();
 
 	memset(r, 0, sizeof(*r));
+	r->split_frames = job->lx != NULL;
 	snprintf(r->qemu, sizeof(r->qemu), "%s", qemu_binary(opts));
 	snprintf(r->bios, sizeof(r->bios), "%s", bios ? bios : "");
 	if (trace_qemu_cpu(&spec->cpu, r->cpu, sizeof(r->cpu), r->err, sizeof(r->err)) ||
-	    trace_guest_cmdline(cmdline, sizeof(cmdline), spec->append, spec->init_args, r->err,
-				sizeof(r->err)) ||
-	    dir_make(&d, spec, r->err, sizeof(r->err))) {
+	    (!job->lx && trace_guest_cmdline(cmdline, sizeof(cmdline), spec->append,
+					     spec->init_args, r->err, sizeof(r->err))) ||
+	    dir_make(&d, job, r->err, sizeof(r->err))) {
+		r->spawn_failed = true;
+		dir_remove(&d);
+		return;
+	}
+	if (plugin_args(job, &d, plugin, sizeof(plugin))) {
+		snprintf(r->err, sizeof(r->err), "the plugin's arguments are too long");
 		r->spawn_failed = true;
 		dir_remove(&d);
 		return;
 	}
 	snprintf(mem, sizeof(mem), "%lluM",
 		 (unsigned long long)((spec->mem_bytes + (1u << 20) - 1) >> 20));
-	snprintf(plugin, sizeof(plugin), "%s,begin=0x%llx,end=0x%llx,out=%s%s", d.plugin,
-		 (unsigned long long)job->begin, (unsigned long long)job->end, d.counts,
-		 opts->listing ? ",listing=on" : "");
-	trace_spawn((const char *const[]){
-			    r->qemu, "-accel", "tcg", "-cpu", r->cpu, "-m", mem, "-nodefaults",
-			    "-kernel", d.kernel, "-initrd", d.initrd, "-append", cmdline,
-			    "-display", "none", "-serial", "stdio", "-monitor", "none", "-no-reboot",
-			    "-device", "isa-debug-exit,iobase=0xf4,iosize=4",
-			    "-icount", "shift=0,sleep=off",
-			    "-rtc", "base=2024-01-01T00:00:00,clock=vm", "-plugin", plugin,
-			    /* Last, so that without qboot the list simply ends here. */
-			    bios ? "-bios" : NULL, bios, NULL},
-		     spec->timeout_s, spec->verbose, r);
+	/*
+	 * A Linux guest gets -seed too: its RDRAND (TCG's draws from QEMU's
+	 * generator) seeds the kernel's RNG, and so user ASLR, the mmap base
+	 * and the page tables a benchmark's pages land in; with a fixed seed
+	 * the same command counts the same instructions.
+	 */
+	{
+		const char *argv[48] = {
+			r->qemu, "-accel", "tcg", "-cpu", r->cpu, "-m", mem, "-nodefaults",
+			"-kernel", d.kernel, "-initrd", d.initrd,
+			"-append", job->lx ? job->lx->cmdline : cmdline,
+			"-display", "none", "-serial", "stdio", "-monitor", "none", "-no-reboot",
+			"-device", "isa-debug-exit,iobase=0xf4,iosize=4",
+			"-icount", "shift=0,sleep=off",
+			"-rtc", "base=2024-01-01T00:00:00,clock=vm", "-plugin", plugin};
+		unsigned n = 0;
+
+		while (argv[n])
+			n++;
+		if (job->lx) {
+			argv[n++] = "-seed";
+			argv[n++] = "1";
+		}
+		if (bios) {
+			argv[n++] = "-bios";
+			argv[n++] = bios;
+		}
+		trace_spawn(argv, spec->timeout_s, spec->verbose, r);
+	}
 	if (!r->spawn_failed && !r->timed_out) {
 		char why[300];
 
@@ -211,5 +261,6 @@ void trace_run_free(struct el_trace_run *r)
 	free(r->console);
 	free(r->qemu_err);
 	free(r->plugin_out);
-	r->console = r->qemu_err = r->plugin_out = NULL;
+	free(r->frames);
+	r->console = r->qemu_err = r->plugin_out = r->frames = NULL;
 }

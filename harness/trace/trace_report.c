@@ -96,6 +96,23 @@ static void region_line(FILE *f, const char *console)
 		(unsigned long long)r.page_faults, (unsigned long long)r.interrupts);
 }
 
+/* What a Linux guest's window is, what Linux said of PTI, where its symbols came from. */
+static void linux_line(FILE *f, const struct el_trace_job *job, const struct el_run_result *res)
+{
+	const struct el_trace_linux *lx = job->lx;
+
+	fprintf(f, "linux: the window is the loop alone (from the BEGIN marker's return to the "
+		   "END marker's SYSCALL)\n");
+	if (res->have_linux)
+		fprintf(f, "linux: meltdown \"%s\", clocksource %s, vsyscall %s\n",
+			res->linux_info.meltdown, res->linux_info.clocksource,
+			res->linux_info.vsyscall);
+	fprintf(f, "linux: kernel symbols from %s\n",
+		lx->kernel_symtab ? "the vmlinux symbol table"
+		: lx->ksyms     ? "/proc/kallsyms (KSYMS frames; cached for the next trace)"
+				: "the kernel symbol cache (kallsyms of an earlier trace)");
+}
+
 static void row(FILE *f, const char *what, uint64_t v, uint64_t iterations)
 {
 	fprintf(f, "  %-10s %14llu", what, (unsigned long long)v);
@@ -111,12 +128,16 @@ void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_
 	const struct el_run_request *r = job->req;
 	uint64_t it = r->iterations, total = t->user + t->kernel;
 	unsigned top = job->opts.top ? job->opts.top : EL_TRACE_TOP;
+	int w = 36;
 
 	fprintf(f, "entrylab trace: %s", r->bench ? r->bench : r->exec);
 	for (int i = 0; i < r->nargs; i++)
 		fprintf(f, " %s", r->args[i]);
-	fprintf(f, "  [QEMU TCG, --cpu %s%s%s]\n", r->cpu_spec, *r->append ? ", --append " : "",
-		r->append);
+	fprintf(f, "  [QEMU TCG, --cpu %s%s%s%s%s]\n", r->cpu_spec, *r->append ? ", --append " : "",
+		r->append, job->lx ? ", Linux " : "",
+		job->lx ? (res->have_linux && res->linux_info.release[0] ? res->linux_info.release
+									  : "(release unknown)")
+			: "");
 	fprintf(f, "status %s", record_status(res));
 	if (res->status == EL_RUN_OK)
 		fprintf(f, ", exit status %d", res->exit_status);
@@ -127,7 +148,10 @@ void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_
 	else if (!d->windows)
 		fprintf(f, "the program never ran a region (EL_SYS_REGION begin/end): nothing "
 			   "to count\n");
-	region_line(f, res->console);
+	if (job->lx)
+		linux_line(f, job, res);
+	else
+		region_line(f, res->console);
 	fprintf(f, "\n");
 	fprintf(f, "  %-10s %14s %14s\n", "", "instructions", it ? "per iteration" : "");
 	row(f, "user", t->user, it);
@@ -135,7 +159,11 @@ void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_
 	row(f, "total", total, it);
 	if (!it)
 		fprintf(f, "  (iterations unknown: give -n for per-iteration counts)\n");
-	fprintf(f, "\n  %-36s %12s %12s %7s  %s\n", "symbol", "count", it ? "per iter" : "",
+	/* As wide as the longest name shown (Linux has 45-byte ones), at least 36. */
+	for (size_t i = 0; i < t->nsyms && i < top; i++)
+		if ((int)strlen(t->syms[i].name) > w)
+			w = (int)strlen(t->syms[i].name);
+	fprintf(f, "\n  %-*s %12s %12s %7s  %s\n", w, "symbol", "count", it ? "per iter" : "",
 		"share", "image");
 	for (size_t i = 0; i < t->nsyms && i < top; i++) {
 		const struct el_trace_symcount *s = &t->syms[i];
@@ -147,7 +175,7 @@ void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_
 		if (total)
 			snprintf(share, sizeof(share), "%.1f%%", 100.0 * (double)s->count /
 								 (double)total);
-		fprintf(f, "  %-36s %12llu %12s %7s  %s\n", s->name, (unsigned long long)s->count,
+		fprintf(f, "  %-*s %12llu %12s %7s  %s\n", w, s->name, (unsigned long long)s->count,
 			pi, share, s->image);
 	}
 	if (t->nsyms > top)

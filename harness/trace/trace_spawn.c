@@ -3,7 +3,10 @@
  * guest's COM1) kept as run keeps its console (the first EL_OUTPUT_HEAD and
  * newest EL_OUTPUT_TAIL bytes, common/output_cap.h), its stderr kept up to
  * EL_OUTPUT_CAP, the console echoed to our stderr (controls escaped) as it
- * arrives with -v, and --timeout enforced by killing it.
+ * arrives with -v, and --timeout enforced by killing it.  A Linux guest's
+ * COM1 also carries /init's frames, KSYMS among them (megabytes): they are
+ * split off as they arrive (vmm/frame.h frame_split), so the console's cap
+ * never cuts one and -v does not echo them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,23 +19,46 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "frame.h"
 #include "output_cap.h"
 #include "qemu_spawn.h"
 #include "text_keep.h"
 #include "text_sanitize.h"
 #include "trace.h"
 
-/* One read from fd into k; -v echoes it escaped.  0 at EOF or error. */
-static int keep_read(int fd, struct text_keep *k, bool echo)
+/* Where console bytes go: the kept text, and stderr (escaped) with -v. */
+struct console_sink {
+	struct text_keep *k;
+	bool echo;
+};
+
+static void console_put(void *ctx, const char *p, size_t n)
 {
-	char tmp[8192], esc[sizeof(tmp) * 4 + 1];
+	struct console_sink *c = ctx;
+	char esc[8192 * 4 + 1];
+
+	text_keep_put(c->k, p, n);
+	while (c->echo && n) {
+		size_t take = n < 8192 ? n : 8192;
+
+		fwrite(esc, 1, text_escape_terminal(p, take, esc, sizeof(esc)), stderr);
+		p += take;
+		n -= take;
+	}
+}
+
+/* One read from fd into the sink, or through the frame splitter when there is one.  0 at EOF or error. */
+static int keep_read(int fd, struct console_sink *c, struct frame_split *fs)
+{
+	char tmp[8192];
 	ssize_t n = read(fd, tmp, sizeof(tmp));
 
 	if (n <= 0)
 		return n < 0 && (errno == EINTR || errno == EAGAIN) ? 1 : 0;
-	text_keep_put(k, tmp, (size_t)n);
-	if (echo)
-		fwrite(esc, 1, text_escape_terminal(tmp, (size_t)n, esc, sizeof(esc)), stderr);
+	if (fs)
+		frame_split_put(fs, tmp, (size_t)n);
+	else
+		console_put(c, tmp, (size_t)n);
 	return 1;
 }
 
@@ -49,12 +75,15 @@ static void collect(pid_t pid, int out, int err, double timeout_s, bool echo,
 		    struct el_trace_run *r, double start)
 {
 	struct text_keep con, qerr;
+	struct console_sink sink[2] = {{&con, echo}, {&qerr, false}};
+	struct frame_split fs;
 	size_t len = 0;
 	struct pollfd p[2] = {{.fd = out, .events = POLLIN}, {.fd = err, .events = POLLIN}};
 	int status;
 
 	text_keep_init(&con, EL_OUTPUT_HEAD, EL_OUTPUT_TAIL);
 	text_keep_init(&qerr, EL_OUTPUT_HEAD, EL_OUTPUT_TAIL);
+	frame_split_init(&fs, console_put, &sink[0]);
 	while (p[0].fd >= 0 || p[1].fd >= 0) {
 		double left = timeout_s * 1e3 - (now_ms() - start);
 		int n;
@@ -69,7 +98,7 @@ static void collect(pid_t pid, int out, int err, double timeout_s, bool echo,
 		for (int i = 0; i < 2 && n > 0; i++) {
 			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			if (!keep_read(p[i].fd, i ? &qerr : &con, echo && !i)) {
+			if (!keep_read(p[i].fd, &sink[i], !i && r->split_frames ? &fs : NULL)) {
 				close(p[i].fd);
 				p[i].fd = -1;
 			}
@@ -81,6 +110,14 @@ static void collect(pid_t pid, int out, int err, double timeout_s, bool echo,
 		r->exit_code = WEXITSTATUS(status);
 	else if (WIFSIGNALED(status))
 		r->signal = WTERMSIG(status);
+	if (r->split_frames) {
+		frame_split_finish(&fs);
+		r->frames = fs.frames;
+		r->frames_len = fs.frames_len;
+		r->frames_overflow = fs.overflow;
+	} else {
+		frame_split_free(&fs);
+	}
 	r->console_bytes = con.total;
 	r->console_dropped = text_keep_dropped(&con);
 	r->console = text_keep_finish(&con, &len);

@@ -1,0 +1,222 @@
+/*
+ * `entrylab trace --guest linux` (harness/trace/README.md, "Linux"): what
+ * differs from tracing our kernel.
+ * - The window: the program's marker sites (its el_region_sites section,
+ *   include/entrylab/linux_init.h), handed to the plugin as user addresses;
+ *   it opens where a BEGIN site's SYSCALL returns and closes at an END
+ *   site's SYSCALL, so it holds the loop and no kernel entry of a marker.
+ * - The boot: QEMU loads the kernel file itself (-kernel: an ELF vmlinux by
+ *   its PVH note, or a bzImage), the initrd is entrylab's /init with the
+ *   program (initrd_build_linux), the command line linux_cmdline_compose's
+ *   with EL_TRACE_LINUX_KNOBS before the user's --append.
+ * - The ending: /init's COM1 frames (INFO, BOOT, RUN, KSYMS, EXIT), decoded
+ *   and checked as the VMM checks them (vmm/frame.h), not console lines.
+ * - Kernel symbols: the vmlinux symbol table when the file has one, else
+ *   /proc/kallsyms as /init read it (KSYMS, conf ksyms=1), kept in a cache
+ *   keyed by the kernel file's SHA-256 (trace_ksyms.c) so that the next
+ *   trace of the same file needs no KSYMS.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blobs.h"
+#include "frame.h"
+#include "host_elf.h"
+#include "initrd_linux.h"
+#include "linux_cmdline.h"
+#include "status.h"
+#include "trace.h"
+
+#define XEN_ELFNOTE_PHYS32_ENTRY 18
+
+/* A bzImage: the boot protocol's "HdrS" at 0x202 (Documentation/x86/boot.rst). */
+static bool is_bzimage(const unsigned char *k, size_t len)
+{
+	return len > 0x206 && !memcmp(k + 0x202, "HdrS", 4);
+}
+
+static int prepare_fail(const char *why)
+{
+	fprintf(stderr, "entrylab trace: %s\n", why);
+	return EL_EXIT_USAGE;
+}
+
+/* The program's marker sites: at least one BEGIN and one END, at their link addresses. */
+static int prepare_sites(struct el_trace_job *job, struct el_trace_linux *lx)
+{
+	const unsigned char *img = job->prog->image;
+	size_t len = job->prog->image_len;
+	unsigned begins = 0, ends = 0;
+	char err[400], why[600];
+	int n;
+
+	if (!img)
+		return prepare_fail("--guest linux traces a program's region: name a benchmark or "
+				    "--exec FILE");
+	if (elf_program_bias(img, len))
+		return prepare_fail("--exec: a static-PIE program is loaded where Linux's ASLR "
+				    "puts it, so its marker sites have no fixed address; link it "
+				    "with -static -no-pie");
+	n = elf_region_sites(img, len, lx->sites, EL_TRACE_SITES_MAX, err, sizeof(err));
+	if (n < 0) {
+		snprintf(why, sizeof(why), "the program's marker sites: %s", err);
+		return prepare_fail(why);
+	}
+	lx->nsites = (unsigned)n;
+	for (unsigned i = 0; i < lx->nsites; i++) {
+		begins += lx->sites[i].op == EL_REGION_BEGIN;
+		ends += lx->sites[i].op == EL_REGION_END;
+	}
+	if (!begins || !ends)
+		return prepare_fail("the program lists no BEGIN and END marker sites (section "
+				    EL_REGION_SITES_SECTION "): on Linux the trace's window is "
+				    "found by them; build it with guest/lib/region.h's "
+				    "el_region_begin()/el_region_end()");
+	return 0;
+}
+
+/* Where the kernel's symbols will come from: its symbol table, the cache, or KSYMS. */
+static void prepare_symbols(const struct el_run_spec *spec, struct el_trace_linux *lx)
+{
+	const unsigned char *k = spec->kernel;
+
+	lx->kernel_symtab = !lx->bzimage && elf_symbol_value(k, spec->kernel_len, "_text");
+	if (lx->kernel_symtab)
+		return;
+	if (!ksyms_cache_path(k, spec->kernel_len, lx->cache, sizeof(lx->cache)))
+		lx->cached = ksyms_cache_read(lx->cache, &lx->cached_len);
+	else
+		lx->cache[0] = '\0';
+	lx->ksyms = !lx->cached;
+}
+
+int trace_linux_prepare(struct el_trace_job *job)
+{
+	const struct el_run_spec *spec = job->spec;
+	const struct el_programs *p = job->prog;
+	struct el_trace_linux *lx = calloc(1, sizeof(*lx));
+	char append[4096], err[512];
+	int rc;
+
+	if (!lx)
+		return prepare_fail("out of memory");
+	job->lx = lx;
+	el_cpio_init(&lx->initrd);
+	if ((rc = prepare_sites(job, lx)))
+		return rc;
+	lx->bzimage = is_bzimage(spec->kernel, spec->kernel_len);
+	if (!lx->bzimage && !elf_has_note(spec->kernel, spec->kernel_len, "Xen",
+					  XEN_ELFNOTE_PHYS32_ENTRY))
+		return prepare_fail("the kernel is neither a bzImage nor an ELF vmlinux with a PVH "
+				    "note (CONFIG_PVH), the two kinds QEMU's -kernel boots; give "
+				    "its bzImage (arch/x86/boot/bzImage)");
+	prepare_symbols(spec, lx);
+	if (initrd_build_linux(&lx->initrd, entrylab_linux_init,
+			       (size_t)(entrylab_linux_init_end - entrylab_linux_init), p->image,
+			       p->image_len, p->argv, p->argc, lx->ksyms ? "ksyms=1\n" : NULL)) {
+		fprintf(stderr, "entrylab trace: cannot build the initrd: %s\n", lx->initrd.error);
+		return EL_EXIT_VMM;
+	}
+	snprintf(append, sizeof(append), "%s%s%s", EL_TRACE_LINUX_KNOBS,
+		 spec->append && *spec->append ? " " : "", spec->append ? spec->append : "");
+	if (linux_cmdline_compose(lx->cmdline, sizeof(lx->cmdline), append, err, sizeof(err)))
+		return prepare_fail(err);
+	return 0;
+}
+
+/* "Kernel panic - not syncing: WHY" from the console, for a detail. */
+static void panic_reason(const char *con, char *out, size_t len)
+{
+	const char *p = con ? strstr(con, "Kernel panic - not syncing: ") : NULL;
+
+	out[0] = '\0';
+	if (p)
+		snprintf(out, len, " (%.*s)", (int)strcspn(p, "\r\n"), p);
+}
+
+void trace_linux_outcome(const struct el_trace_run *q, struct el_run_result *res,
+			 struct frame_scan *scan)
+{
+	char panic[200];
+
+	memset(scan, 0, sizeof(*scan));
+	/* trace_outcome() said how QEMU ended: only a guest that ran to an exit is read on. */
+	if (q->spawn_failed || q->timed_out || q->signal || res->status == EL_RUN_VMM_ERROR ||
+	    res->status == EL_RUN_UNSUPPORTED)
+		return;
+	/* Those came from our kernel's console lines: Linux's say nothing of the kind. */
+	res->have_boot = false;
+	res->exit_status = 0;
+	res->panic_vector = 0;
+	res->detail[0] = '\0';
+	if (q->frames_overflow) {
+		res->status = EL_RUN_GUEST_BAD_IO;
+		snprintf(res->detail, sizeof(res->detail), "COM1 carried more than %u MiB of frame "
+			 "lines (FRAME_SPLIT_MAX): not read", FRAME_SPLIT_MAX >> 20);
+		return;
+	}
+	if (frame_decode(q->frames ? q->frames : "", q->frames_len, scan)) {
+		res->status = EL_RUN_VMM_ERROR;
+		snprintf(res->detail, sizeof(res->detail), "%s", scan->err);
+		return;
+	}
+	frame_result(scan, res);
+	if (res->status == EL_RUN_GUEST_CRASH && !scan->count[FRAME_EXIT]) {
+		/* Linux panicked (panic=-1 resets, -no-reboot ends QEMU) or never reached /init. */
+		panic_reason(q->console, panic, sizeof(panic));
+		if (panic[0] && strlen(res->detail) + strlen(panic) < sizeof(res->detail))
+			strcat(res->detail, panic);
+	}
+}
+
+/* INFO ktext as a number; 0 when /init reported none. */
+static uint64_t info_ktext(const struct el_run_result *res)
+{
+	return res->have_linux && res->linux_info.ktext[0]
+		       ? strtoull(res->linux_info.ktext, NULL, 16) : 0;
+}
+
+int trace_linux_kernel_syms(const struct el_trace_job *job, const struct el_run_result *res,
+			    const struct frame_scan *scan, struct el_symtab *t, char *err,
+			    size_t errlen)
+{
+	const struct el_trace_linux *lx = job->lx;
+	const struct el_run_spec *spec = job->spec;
+	uint64_t ktext = info_ktext(res), base;
+	char why[300];
+
+	if (lx->kernel_symtab) {
+		/* Linked at _text; loaded at ktext (KASLR, if the kernel has it on). */
+		base = elf_symbol_value(spec->kernel, spec->kernel_len, "_text");
+		return symtab_load(t, "kernel", spec->kernel, spec->kernel_len,
+				   ktext ? ktext - base : 0, err, errlen);
+	}
+	if (lx->ksyms) {
+		if (!scan->ksyms_len)
+			return snprintf(err, errlen, "/init sent no kernel symbols (KSYMS)"), -1;
+		if (symtab_from_kallsyms(t, scan->ksyms, scan->ksyms_len, 0, err, errlen))
+			return -1;
+		base = kallsyms_text_base(scan->ksyms, scan->ksyms_len);
+		if (!base)
+			base = ktext;
+		if (lx->cache[0] && base && ksyms_cache_write(lx->cache, scan->ksyms,
+							     scan->ksyms_len, base, why,
+							     sizeof(why)))
+			fprintf(stderr, "entrylab trace: kernel symbols not cached: %s\n", why);
+		return 0;
+	}
+	if (!ktext)
+		return snprintf(err, errlen, "/init reported no _text address (INFO ktext) to "
+				"place the cached kernel symbols at"), -1;
+	return symtab_from_kallsyms(t, lx->cached, lx->cached_len, ktext, err, errlen);
+}
+
+void trace_linux_free(struct el_trace_linux *lx)
+{
+	if (!lx)
+		return;
+	el_cpio_free(&lx->initrd);
+	free(lx->cached);
+	free(lx);
+}
