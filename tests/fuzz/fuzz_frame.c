@@ -1,9 +1,12 @@
 /*
- * Fuzz target: the COM1 frame decoder (harness/bochs/frame_decode.c) and the
- * frames' result (frame_result.c) on any byte stream, as Bochs's COM1 file
- * may hold it.  Properties: the console is never longer than the input, a
- * malformed frame comes with its problem named, and any stream ends as a
- * status with a detail unless it is ok.
+ * Fuzz target: the COM1 frame decoder (vmm/frame_decode.c) and the frames'
+ * result (frame_result.c) on any byte stream, as Bochs's COM1 file or a
+ * Linux guest's COM1 may hold it, and the INFO parser (frame_linux.c) on the
+ * stream itself.  Properties: the console is never longer than the input, a
+ * malformed frame comes with its problem named, any stream ends as a status
+ * with a detail unless it is ok, the text frames' buffers stay within their
+ * bounds, NUL-terminated and NUL-free, and the INFO parser either refuses
+ * with a reason or fills every field NUL-terminated.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +14,33 @@
 
 #include "frame.h"
 #include "fuzz.h"
+
+static void text_check(const char *buf, size_t len, size_t max, const char *what)
+{
+	if (len > max)
+		fuzz_fail(what);
+	if (buf && (buf[len] != '\0' || memchr(buf, '\0', len)))
+		fuzz_fail("a text frame buffer holds a NUL or is not terminated");
+	if (!buf && len)
+		fuzz_fail("a text frame length without its buffer");
+}
+
+static void info_check(const uint8_t *data, size_t size)
+{
+	struct el_linux_info li;
+	char err[300] = "";
+
+	if (frame_linux_info((const char *)data, size, &li, err, sizeof(err))) {
+		if (!err[0])
+			fuzz_fail("INFO refused without a reason");
+		return;
+	}
+	if (!memchr(li.release, 0, sizeof(li.release)) || !memchr(li.cmdline, 0, sizeof(li.cmdline)) ||
+	    !memchr(li.meltdown, 0, sizeof(li.meltdown)) ||
+	    !memchr(li.clocksource, 0, sizeof(li.clocksource)) ||
+	    !memchr(li.vsyscall, 0, sizeof(li.vsyscall)) || !memchr(li.ktext, 0, sizeof(li.ktext)))
+		fuzz_fail("an INFO field is not NUL-terminated");
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -29,6 +59,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fail("a run that did not end ok without a detail");
 	if (s.bad && res->status == EL_RUN_OK)
 		fuzz_fail("a malformed frame, yet the run is ok");
+	text_check(s.info, s.info_len, FRAME_INFO_MAX, "INFO beyond FRAME_INFO_MAX");
+	text_check(s.ksyms, s.ksyms_len, FRAME_KSYMS_MAX, "KSYMS beyond FRAME_KSYMS_MAX");
+	if (res->have_linux && !s.count[FRAME_INFO])
+		fuzz_fail("have_linux without an INFO frame");
+	info_check(data, size);
 	frame_scan_free(&s);
 	free(res);
 	return 0;

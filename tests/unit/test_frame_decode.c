@@ -1,8 +1,10 @@
 /*
- * The host's COM1 frame decoder (harness/bochs/frame_decode.c) and the
- * frames' result (frame_result.c), against lines made by the guest's own
- * encoder (guest-kernel/lib/serial_frame.c): good frames, console text kept
- * apart, and every malformed stream refused with its problem named.
+ * The host's COM1 frame decoder (vmm/frame_decode.c) and the frames' result
+ * (frame_result.c), against lines made by the guest's own encoder
+ * (guest-kernel/lib/serial_frame.c; text frames, longer than it allows, by
+ * put_text_frame here): good frames, console text kept apart, and every
+ * malformed stream refused with its problem named.  A Linux /init's INFO
+ * text (frame_linux_info, vmm/frame_linux.c) at the end.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -13,7 +15,7 @@
 #include "frame.h"
 #include "guest-kernel/lib/serial_frame.h"
 
-static char text[16384];
+static char text[65536];
 static size_t text_len;
 static struct frame_scan scan;
 static struct el_run_result res;
@@ -59,6 +61,29 @@ static void put_exit(uint32_t v)
 	uint8_t le[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
 
 	put_frame(EL_FRAME_KIND_EXIT, le, 4);
+}
+
+/* A text frame as serial_frame.h specifies it, for any LEN (the guest's encoder stops at 616). */
+static void put_text_frame(const char *kind, const void *payload, size_t len)
+{
+	static const char hexd[] = "0123456789abcdef";
+	const unsigned char *b = payload;
+	char head[64];
+
+	snprintf(head, sizeof(head), "\n" EL_FRAME_TAG "%s %zu ", kind, len);
+	put_text(head);
+	cr_assert_lt(text_len + 2 * len + 10, sizeof(text));
+	for (size_t i = 0; i < len; i++) {
+		text[text_len++] = hexd[b[i] >> 4];
+		text[text_len++] = hexd[b[i] & 15];
+	}
+	snprintf(head, sizeof(head), " %08x\n", frame_crc(payload, len));
+	put_text(head);
+}
+
+static void put_info(const char *s)
+{
+	put_text_frame(EL_FRAME_KIND_INFO, s, strlen(s));
 }
 
 static void decode(void)
@@ -341,4 +366,213 @@ Test(frame_decode, crc_is_zlib_s)
 {
 	cr_assert_eq(frame_crc("123456789", 9), serial_frame_crc32("123456789", 9));
 	cr_assert_eq(frame_crc("123456789", 9), 0xcbf43926u);
+}
+
+/* ---- text frames: INFO and KSYMS (a Linux /init's) ---- */
+
+Test(frame_decode, linux_stream_info_ksyms)
+{
+	put_text("[    0.000000] Linux version 6.1.0\n");
+	put_info("release=6.1.0-57-amd64\ncmdline=console=ttyS0 pti=on\nmeltdown=Mitigation: PTI\n"
+		 "clocksource=tsc\nvsyscall=xonly\nktext=ffffffff81000000\n");
+	put_report(EL_REPORT_BOOT);
+	put_text("getpid iterations=2000\n");
+	put_report(EL_REPORT_RUN);
+	put_text_frame(EL_FRAME_KIND_KSYMS, "ffffffff81000000 T _text\n", 25);
+	put_text_frame(EL_FRAME_KIND_KSYMS, "ffffffff81000010 t foo\n", 23);
+	put_exit(0);
+	decode();
+	cr_assert_not(scan.bad, "%s", scan.err);
+	cr_assert_eq(res.status, EL_RUN_OK, "%s", res.detail);
+	cr_assert_eq(scan.count[FRAME_INFO], 1);
+	cr_assert_eq(scan.count[FRAME_KSYMS], 2);
+	cr_assert_str_eq(scan.ksyms, "ffffffff81000000 T _text\nffffffff81000010 t foo\n");
+	cr_assert_eq(scan.ksyms_len, 48);
+	cr_assert(res.have_linux);
+	cr_assert_str_eq(res.linux_info.release, "6.1.0-57-amd64");
+	cr_assert_str_eq(res.linux_info.cmdline, "console=ttyS0 pti=on");
+	cr_assert_str_eq(res.linux_info.meltdown, "Mitigation: PTI");
+	cr_assert_str_eq(res.linux_info.clocksource, "tsc");
+	cr_assert_str_eq(res.linux_info.vsyscall, "xonly");
+	cr_assert_str_eq(res.linux_info.ktext, "ffffffff81000000");
+	cr_assert_str_eq(scan.console, "[    0.000000] Linux version 6.1.0\ngetpid iterations=2000\n");
+}
+
+Test(frame_decode, text_frame_of_the_longest_len)
+{
+	static char big[EL_FRAME_TEXT_MAX];
+
+	memset(big, 'x', sizeof(big));
+	put_text_frame(EL_FRAME_KIND_KSYMS, big, sizeof(big));
+	put_exit(0);
+	decode();
+	cr_assert_not(scan.bad, "%s", scan.err);
+	cr_assert_eq(scan.ksyms_len, EL_FRAME_TEXT_MAX);
+	cr_assert_eq(scan.ksyms[EL_FRAME_TEXT_MAX], '\0');
+	cr_assert_null(scan.info);
+	cr_assert_not(res.have_linux);
+}
+
+Test(frame_decode, text_frame_len_bounds)
+{
+	char line[96];
+
+	snprintf(line, sizeof(line), "\n" EL_FRAME_TAG "KSYMS %u 00 00000000\n",
+		 EL_FRAME_TEXT_MAX + 1);
+	put_text(line);
+	decode();
+	cr_assert(scan.bad);
+	cr_assert(strstr(scan.err, "EL_FRAME_TEXT_MAX"), "%s", scan.err);
+	frame_scan_free(&scan);
+	reset();
+	put_text("\n" EL_FRAME_TAG "INFO 0  00000000\n");
+	decode();
+	cr_assert(scan.bad);
+	cr_assert(strstr(scan.err, "1..4096 bytes"), "%s", scan.err);
+}
+
+Test(frame_decode, text_frame_with_nul_refused)
+{
+	put_text_frame(EL_FRAME_KIND_KSYMS, "ab\0cd", 5);
+	decode();
+	cr_assert(scan.bad);
+	cr_assert(strstr(scan.err, "NUL byte (payload byte 2)"), "%s", scan.err);
+	cr_assert_eq(scan.ksyms_len, 0);
+	cr_assert_eq(res.status, EL_RUN_GUEST_BAD_IO);
+}
+
+Test(frame_decode, info_after_boot_refused)
+{
+	put_report(EL_REPORT_BOOT);
+	put_info("release=6.1\n");
+	put_exit(0);
+	decode();
+	cr_assert(scan.bad);
+	cr_assert(strstr(scan.err, "INFO frame after a report"), "%s", scan.err);
+	cr_assert_not(res.have_linux);
+}
+
+Test(frame_decode, info_total_bounded)
+{
+	static char chunk[EL_FRAME_TEXT_MAX / 2 + 2]; /* 2049 bytes of text */
+
+	memset(chunk, 'a', sizeof(chunk) - 1);
+	put_info(chunk);
+	put_info(chunk); /* one byte over FRAME_INFO_MAX in all */
+	put_exit(0);
+	decode();
+	cr_assert(scan.bad);
+	cr_assert(strstr(scan.err, "INFO frames carry more than 4096 bytes"), "%s", scan.err);
+	cr_assert_eq(scan.info_len, sizeof(chunk) - 1, "the first frame is kept");
+}
+
+Test(frame_decode, ksyms_total_bounded)
+{
+	/* FRAME_KSYMS_MAX / EL_FRAME_TEXT_MAX frames fill it; one more is refused. */
+	static char big[EL_FRAME_TEXT_MAX];
+	size_t frames = FRAME_KSYMS_MAX / EL_FRAME_TEXT_MAX + 1, line_len;
+	char *stream, *line;
+
+	memset(big, 'k', sizeof(big));
+	put_text_frame(EL_FRAME_KIND_KSYMS, big, sizeof(big));
+	line_len = text_len;
+	line = malloc(line_len);
+	stream = malloc(line_len * frames);
+	cr_assert(line && stream);
+	memcpy(line, text, line_len);
+	for (size_t i = 0; i < frames; i++)
+		memcpy(stream + i * line_len, line, line_len);
+	cr_assert_eq(frame_decode(stream, line_len * frames, &scan), 0);
+	cr_assert(scan.bad);
+	cr_assert(strstr(scan.err, "FRAME_KSYMS_MAX"), "%s", scan.err);
+	cr_assert_eq(scan.ksyms_len, FRAME_KSYMS_MAX);
+	cr_assert_eq(scan.count[FRAME_KSYMS], frames - 1);
+	free(line);
+	free(stream);
+}
+
+Test(frame_decode, malformed_info_is_bad_io)
+{
+	put_info("release=6.1\nhostname=x\n");
+	put_report(EL_REPORT_BOOT);
+	put_exit(0);
+	decode();
+	cr_assert_not(scan.bad, "the frame is well formed: %s", scan.err);
+	cr_assert_eq(res.status, EL_RUN_GUEST_BAD_IO);
+	cr_assert(strstr(res.detail, "INFO line 2: unknown key 'hostname'"), "%s", res.detail);
+	cr_assert_not(res.have_linux);
+}
+
+/* ---- frame_linux_info: the INFO text alone ---- */
+
+static struct el_linux_info li;
+static char why[300];
+
+static int info(const char *s)
+{
+	why[0] = '\0';
+	return frame_linux_info(s, strlen(s), &li, why, sizeof(why));
+}
+
+Test(frame_linux_info, good_lines_and_absent_keys)
+{
+	cr_assert_eq(info("release=6.12.38+deb12-amd64\nvsyscall=emulate"), 0, "%s", why);
+	cr_assert_str_eq(li.release, "6.12.38+deb12-amd64");
+	cr_assert_str_eq(li.vsyscall, "emulate", "the last line may end the text");
+	cr_assert_str_eq(li.cmdline, "");
+	cr_assert_eq(info(""), 0, "nothing reported is not malformed");
+	cr_assert_eq(info("ktext=\nmeltdown=Not affected\n"), 0, "%s", why);
+	cr_assert_str_eq(li.ktext, "", "hidden kallsyms");
+	cr_assert_eq(info("cmdline=\n"), 0);
+	cr_assert_eq(info("release=a=b\n"), 0, "only the first '=' splits");
+	cr_assert_str_eq(li.release, "a=b");
+}
+
+Test(frame_linux_info, malformed_lines_refused)
+{
+	cr_assert_eq(info("release=6.1\n\n"), -1);
+	cr_assert(strstr(why, "line 2: empty"), "%s", why);
+	cr_assert_eq(info("release 6.1\n"), -1);
+	cr_assert(strstr(why, "no '='"), "%s", why);
+	cr_assert_eq(info("=6.1\n"), -1);
+	cr_assert(strstr(why, "unknown key ''"), "%s", why);
+	cr_assert_eq(info("Release=6.1\n"), -1);
+	cr_assert(strstr(why, "unknown key 'Release'"), "%s", why);
+	cr_assert_eq(info("release=6.1\nrelease=6.2\n"), -1);
+	cr_assert(strstr(why, "line 2: key 'release' given twice"), "%s", why);
+	cr_assert_eq(info("cmdline=a\tb\n"), -1);
+	cr_assert(strstr(why, "control byte 0x09"), "%s", why);
+	cr_assert_eq(info("release=6.1\r\n"), -1);
+	cr_assert(strstr(why, "control byte 0x0d"), "%s", why);
+}
+
+Test(frame_linux_info, oversize_values_refused)
+{
+	char buf[5000];
+
+	snprintf(buf, sizeof(buf), "release=%0128d\n", 0);
+	cr_assert_eq(info(buf), -1);
+	cr_assert(strstr(why, "release is 128 bytes, longer than the 127 kept"), "%s", why);
+	snprintf(buf, sizeof(buf), "release=%0127d\n", 0);
+	cr_assert_eq(info(buf), 0, "%s", why);
+	snprintf(buf, sizeof(buf), "vsyscall=%016d\n", 0);
+	cr_assert_eq(info(buf), -1);
+	cr_assert(strstr(why, "longer than the 15 kept"), "%s", why);
+	memset(buf, 'c', sizeof(buf));
+	memcpy(buf, "cmdline=", 8);
+	buf[8 + 4096] = '\0';
+	cr_assert_eq(info(buf), -1);
+	cr_assert(strstr(why, "cmdline is 4096 bytes"), "%s", why);
+}
+
+Test(frame_linux_info, values_checked)
+{
+	cr_assert_eq(info("vsyscall=native\n"), -1);
+	cr_assert(strstr(why, "none of none, xonly, emulate"), "%s", why);
+	cr_assert_eq(info("vsyscall=none\n"), 0);
+	cr_assert_eq(info("ktext=ffffffffc0000000\n"), 0);
+	cr_assert_eq(info("ktext=0xffffffff81000000\n"), -1);
+	cr_assert(strstr(why, "longer than a 64-bit address"), "%s", why);
+	cr_assert_eq(info("ktext=ffffffff8100000g\n"), -1);
+	cr_assert(strstr(why, "not lower-case hex"), "%s", why);
 }

@@ -1,6 +1,7 @@
 /*
  * Framed lines out of a captured COM1 stream (frame.h): the console text
- * and the frames apart, each frame's shape checked field by field.
+ * and the frames apart, each frame's shape checked field by field; the
+ * text frames (INFO, KSYMS) gathered into bounded buffers.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,12 +15,20 @@
 
 static const struct {
 	const char *name;
-	size_t len; /* the payload bytes the kind carries */
+	size_t len;   /* the payload bytes the kind carries; 0: text, 1..EL_FRAME_TEXT_MAX */
+	size_t total; /* text: the most all frames of the kind carry together */
 } frame_kinds[FRAME_KINDS] = {
-	[FRAME_BOOT] = {EL_FRAME_KIND_BOOT, sizeof(struct el_report)},
-	[FRAME_RUN] = {EL_FRAME_KIND_RUN, sizeof(struct el_report)},
-	[FRAME_EXIT] = {EL_FRAME_KIND_EXIT, sizeof(uint32_t)},
+	[FRAME_BOOT] = {EL_FRAME_KIND_BOOT, sizeof(struct el_report), 0},
+	[FRAME_RUN] = {EL_FRAME_KIND_RUN, sizeof(struct el_report), 0},
+	[FRAME_EXIT] = {EL_FRAME_KIND_EXIT, sizeof(uint32_t), 0},
+	[FRAME_INFO] = {EL_FRAME_KIND_INFO, 0, FRAME_INFO_MAX},
+	[FRAME_KSYMS] = {EL_FRAME_KIND_KSYMS, 0, FRAME_KSYMS_MAX},
 };
+
+static bool frame_is_text(enum frame_kind k)
+{
+	return frame_kinds[k].len == 0;
+}
 
 uint32_t frame_crc(const void *buf, size_t len)
 {
@@ -92,7 +101,8 @@ static int parse_kind(struct frame_line *l, enum frame_kind *kind)
 			return field_next(l, n, "LEN");
 		}
 	}
-	return frame_bad(l, "kind '%.*s' is none of BOOT, RUN, EXIT", (int)(n > 16 ? 16 : n), f);
+	return frame_bad(l, "kind '%.*s' is none of BOOT, RUN, EXIT, INFO, KSYMS",
+			 (int)(n > 16 ? 16 : n), f);
 }
 
 static int parse_len(struct frame_line *l, enum frame_kind kind, size_t *len)
@@ -109,10 +119,15 @@ static int parse_len(struct frame_line *l, enum frame_kind kind, size_t *len)
 					 (int)(n > 16 ? 16 : n), f);
 		v = v * 10 + (size_t)(f[i] - '0');
 	}
-	if (v > EL_FRAME_PAYLOAD_MAX)
+	if (frame_is_text(kind)) {
+		if (v == 0 || v > EL_FRAME_TEXT_MAX)
+			return frame_bad(l, "a %s frame carries 1..%u bytes (EL_FRAME_TEXT_MAX), "
+					 "not LEN %zu", frame_kinds[kind].name, EL_FRAME_TEXT_MAX,
+					 v);
+	} else if (v > EL_FRAME_PAYLOAD_MAX) {
 		return frame_bad(l, "LEN %zu exceeds EL_FRAME_PAYLOAD_MAX (%u)", v,
 				 EL_FRAME_PAYLOAD_MAX);
-	if (v != frame_kinds[kind].len)
+	} else if (v != frame_kinds[kind].len)
 		return frame_bad(l, "a %s frame carries %zu bytes, not LEN %zu",
 				 frame_kinds[kind].name, frame_kinds[kind].len, v);
 	*len = v;
@@ -158,46 +173,108 @@ static int parse_crc(struct frame_line *l, const unsigned char *payload, size_t 
 	return 0;
 }
 
-/* What a frame of this kind may follow: nothing after EXIT, at most FRAME_REPORTS_MAX reports. */
-static int frame_order(struct frame_line *l, enum frame_kind kind)
+/* A text payload: no NUL (the buffers are C strings and the text is lines). */
+static int parse_text(struct frame_line *l, enum frame_kind kind, const unsigned char *payload,
+		      size_t len)
 {
-	if (l->s->count[FRAME_EXIT])
-		return frame_bad(l, "%s frame after the EXIT frame: EXIT is the last",
-				 frame_kinds[kind].name);
-	if (kind != FRAME_EXIT && l->s->nr_reports == FRAME_REPORTS_MAX)
-		return frame_bad(l, "more than %u report frames", FRAME_REPORTS_MAX);
+	const unsigned char *nul = frame_is_text(kind) ? memchr(payload, 0, len) : NULL;
+
+	if (nul)
+		return frame_bad(l, "a %s frame's text holds a NUL byte (payload byte %zu)",
+				 frame_kinds[kind].name, (size_t)(nul - payload));
 	return 0;
 }
 
-static void frame_keep(struct frame_scan *s, enum frame_kind kind, const unsigned char *payload)
+/*
+ * What a frame of this kind may follow: nothing after EXIT, at most
+ * FRAME_REPORTS_MAX reports, INFO before any report, a text kind within its
+ * total.
+ */
+static int frame_order(struct frame_line *l, enum frame_kind kind, size_t len)
 {
+	struct frame_scan *s = l->s;
+
+	if (s->count[FRAME_EXIT])
+		return frame_bad(l, "%s frame after the EXIT frame: EXIT is the last",
+				 frame_kinds[kind].name);
+	if ((kind == FRAME_BOOT || kind == FRAME_RUN) && s->nr_reports == FRAME_REPORTS_MAX)
+		return frame_bad(l, "more than %u report frames", FRAME_REPORTS_MAX);
+	if (kind == FRAME_INFO && s->nr_reports)
+		return frame_bad(l, "INFO frame after a report: /init sends INFO before BOOT");
+	if (kind == FRAME_INFO && s->info_len + len > FRAME_INFO_MAX)
+		return frame_bad(l, "INFO frames carry more than %u bytes in all", FRAME_INFO_MAX);
+	if (kind == FRAME_KSYMS && s->ksyms_len + len > FRAME_KSYMS_MAX)
+		return frame_bad(l, "KSYMS frames carry more than %u bytes in all (FRAME_KSYMS_MAX)",
+				 FRAME_KSYMS_MAX);
+	return 0;
+}
+
+/* Appends a text payload to its buffer, NUL-terminated; -1 out of memory. */
+static int text_append(char **buf, size_t *used, size_t *cap, const unsigned char *p, size_t n)
+{
+	if (*used + n + 1 > *cap) {
+		size_t c = *cap ? *cap : 4096;
+		char *b;
+
+		while (c < *used + n + 1)
+			c *= 2;
+		b = realloc(*buf, c);
+		if (!b)
+			return -1;
+		*buf = b;
+		*cap = c;
+	}
+	memcpy(*buf + *used, p, n);
+	*used += n;
+	(*buf)[*used] = '\0';
+	return 0;
+}
+
+static int frame_keep(struct frame_scan *s, enum frame_kind kind, const unsigned char *payload,
+		      size_t len)
+{
+	if (kind == FRAME_INFO || kind == FRAME_KSYMS) {
+		bool info = kind == FRAME_INFO;
+
+		if (text_append(info ? &s->info : &s->ksyms, info ? &s->info_len : &s->ksyms_len,
+				info ? &s->info_cap : &s->ksyms_cap, payload, len)) {
+			snprintf(s->err, sizeof(s->err), "out of memory for %zu bytes of %s frames",
+				 (info ? s->info_len : s->ksyms_len) + len, frame_kinds[kind].name);
+			return -1;
+		}
+	}
 	s->nr_frames++;
 	s->count[kind]++;
+	if (kind == FRAME_INFO || kind == FRAME_KSYMS)
+		return 0;
 	if (kind == FRAME_EXIT) {
 		s->exit_value = (uint32_t)payload[0] | (uint32_t)payload[1] << 8 |
 				(uint32_t)payload[2] << 16 | (uint32_t)payload[3] << 24;
-		return;
+		return 0;
 	}
 	s->reports[s->nr_reports].kind = kind;
 	memcpy(&s->reports[s->nr_reports].r, payload, sizeof(struct el_report));
 	s->nr_reports++;
+	return 0;
 }
 
-static void frame_parse(struct frame_line *l)
+/* 0, or -1 out of memory (a malformed frame is s->bad, not an error). */
+static int frame_parse(struct frame_line *l)
 {
-	unsigned char payload[EL_FRAME_PAYLOAD_MAX];
+	unsigned char payload[EL_FRAME_TEXT_MAX];
 	enum frame_kind kind = FRAME_EXIT;
 	size_t len = 0;
 
 	if ((size_t)(l->end - l->p) + TAG_LEN > EL_FRAME_LINE_MAX) {
 		frame_bad(l, "the line is %zu bytes, longer than any frame (%zu)",
 			  (size_t)(l->end - l->p) + TAG_LEN, (size_t)EL_FRAME_LINE_MAX);
-		return;
+		return 0;
 	}
 	if (parse_kind(l, &kind) || parse_len(l, kind, &len) || parse_hex(l, len, payload) ||
-	    parse_crc(l, payload, len) || frame_order(l, kind))
-		return;
-	frame_keep(l->s, kind, payload);
+	    parse_crc(l, payload, len) || parse_text(l, kind, payload, len) ||
+	    frame_order(l, kind, len))
+		return 0;
+	return frame_keep(l->s, kind, payload, len);
 }
 
 /* The newline the guest writes before each tag is the frame's, not the console's. */
@@ -209,23 +286,24 @@ static void console_unwind_newline(struct frame_scan *s)
 		s->console_len--;
 }
 
-static void frame_line_at(struct frame_scan *s, const char *text, size_t start, size_t end,
-			  bool cut, unsigned index)
+/* 0, or -1 out of memory. */
+static int frame_line_at(struct frame_scan *s, const char *text, size_t start, size_t end,
+			 bool cut, unsigned index)
 {
 	struct frame_line l = {.p = text + start + TAG_LEN, .end = text + end, .offset = start,
 			       .index = index, .s = s};
 
 	console_unwind_newline(s);
 	if (s->bad)
-		return; /* after a bad frame no frame is believed */
+		return 0; /* after a bad frame no frame is believed */
 	if (cut) {
 		frame_bad(&l, "cut: the stream ends inside the frame (%zu bytes, no newline); "
 			  "the guest stopped or COM1 lost its end", end - start);
-		return;
+		return 0;
 	}
 	if (l.end > l.p && l.end[-1] == '\r')
 		l.end--;
-	frame_parse(&l);
+	return frame_parse(&l);
 }
 
 int frame_decode(const char *text, size_t len, struct frame_scan *s)
@@ -244,7 +322,10 @@ int frame_decode(const char *text, size_t len, struct frame_scan *s)
 		size_t end = nl ? (size_t)(nl - text) : len, next = nl ? end + 1 : len;
 
 		if (end - pos >= TAG_LEN && !memcmp(text + pos, EL_FRAME_TAG, TAG_LEN)) {
-			frame_line_at(s, text, pos, end, !nl, ++tags);
+			if (frame_line_at(s, text, pos, end, !nl, ++tags)) {
+				frame_scan_free(s);
+				return -1;
+			}
 		} else {
 			memcpy(s->console + s->console_len, text + pos, next - pos);
 			s->console_len += next - pos;
@@ -258,6 +339,9 @@ int frame_decode(const char *text, size_t len, struct frame_scan *s)
 void frame_scan_free(struct frame_scan *s)
 {
 	free(s->console);
-	s->console = NULL;
-	s->console_len = 0;
+	free(s->info);
+	free(s->ksyms);
+	s->console = s->info = s->ksyms = NULL;
+	s->console_len = s->info_len = s->ksyms_len = 0;
+	s->info_cap = s->ksyms_cap = 0;
 }

@@ -1,7 +1,8 @@
 /*
- * A decoded COM1 stream (frame_decode) as a run result: the reports
- * validated by the VMM's own report_check(), in the order they came, and
- * the EXIT value mapped by the exit port's exit_value_apply().
+ * A decoded COM1 stream (frame_decode) as a run result: a Linux /init's INFO
+ * parsed (frame_linux_info), the reports validated by the VMM's own
+ * report_check(), in the order they came, and the EXIT value mapped by the
+ * exit port's exit_value_apply().
  */
 #include <stdio.h>
 #include <string.h>
@@ -59,7 +60,13 @@ static int frame_report_accept(const struct frame_report *f, struct el_report_se
 enum el_run_status frame_result(const struct frame_scan *s, struct el_run_result *res)
 {
 	struct el_report_seen seen = {0};
+	char why[300];
 
+	if (s->count[FRAME_INFO]) {
+		if (frame_linux_info(s->info, s->info_len, &res->linux_info, why, sizeof(why)))
+			return FAIL(res, EL_RUN_GUEST_BAD_IO, "COM1 %s", why);
+		res->have_linux = true;
+	}
 	for (unsigned i = 0; i < s->nr_reports; i++)
 		if (frame_report_accept(&s->reports[i], &seen, res))
 			return res->status;
