@@ -10,4 +10,4 @@ set(EL_VMM_SOURCES
   dev/console.c dev/exit_port.c dev/hcall.c dev/post.c report_check.c
   frame_decode.c frame_result.c frame_linux.c
   events.c events_parse.c
-  bench.c bench_iter.c program.c initrd.c cpio_write.c)
+  bench.c bench_iter.c program.c initrd.c initrd_linux.c cpio_write.c)

@@ -78,7 +78,7 @@ size_t serial_frame_format(char *out, size_t size, const char *kind, const void 
 	uint32_t crc;
 	int shift;
 
-	if (len > EL_FRAME_PAYLOAD_MAX)
+	if (len > EL_FRAME_TEXT_MAX)
 		return 0;
 	put_str(&o, "\n" EL_FRAME_TAG);
 	put_str(&o, kind);

@@ -4,23 +4,35 @@
 #include <errno.h>
 #include <stdio.h>
 
-static int begin_failed, end_failed;
+#include "region_linux.h"
+
+static int begin_failed, end_failed, linux_used;
 
 /* Once per program, whoever finds out first (the probe or a marker). */
 void el_region_warn_unmarked(void)
 {
 	static int said;
 
-	if (!said)
+	if (!said && !el_region_linux_attached())
 		fprintf(stderr, "region markers: syscall %d is unknown here (not the entrylab "
 			"kernel): running unmarked\n", EL_SYS_REGION);
 	said = 1;
 }
 
-void el_region_failed(long ret, int op)
+void el_region_failed(long ret, int op, uint64_t iterations)
 {
 	static int said;
+	int done;
 
+	if (ret == -ENOSYS) {
+		/* Linux: the region page of entrylab's /init, if there is one. */
+		done = op == EL_REGION_BEGIN ? el_region_linux_begin(iterations)
+					     : el_region_linux_end();
+		if (done == 0) {
+			linux_used = 1;
+			return;
+		}
+	}
 	if (op == EL_REGION_BEGIN)
 		begin_failed = 1;
 	else
@@ -37,15 +49,16 @@ void el_region_failed(long ret, int op)
 
 bool el_region_marked(void)
 {
-	return !begin_failed && !end_failed && el_entrylab();
+	return !begin_failed && !end_failed && (linux_used || el_entrylab());
 }
 
 bool el_entrylab(void)
 {
 	static int known, answer;
 
+	/* Not a marker site: the query is no region boundary. */
 	if (!known) {
-		answer = el_region_syscall(EL_REGION_QUERY, 0) != -ENOSYS;
+		answer = el_syscall2(EL_SYS_REGION, EL_REGION_QUERY, 0) != -ENOSYS;
 		known = 1;
 	}
 	return answer;

@@ -26,16 +26,28 @@
  * written with port I/O (ioperm), never through the tty layer:
  *   INFO   KEY=VALUE lines (EL_LINUX_INFO_* keys below), once, before BOOT;
  *   BOOT   a struct el_report of kind EL_REPORT_BOOT filled from what Linux
- *          reports: config[] pti, pcid, invpcid, pge, vsyscall (every other
- *          item EL_CONFIG_UNSET), requested[] all EL_CONFIG_UNSET, cpuid
- *          bits from /proc/cpuinfo's flags (features.def names), cr0, cr4
- *          and efer 0 (Linux does not show them);
- *   RUN    kind EL_REPORT_RUN after the program: region (from the shared
- *          region page below), counters, markers (the same events around
- *          EL_MARKER_RUNS empty regions in /init itself, minimum each),
- *          exit_status with EL_REPORT_EXITED;
+ *          reports: config[] pti, pcid, invpcid, pge, vsyscall, vdso (every
+ *          other item EL_CONFIG_UNSET), requested[] all EL_CONFIG_UNSET,
+ *          cr0, cr4 and efer 0 (Linux does not show them); cpuid bits from
+ *          the CPUID instruction by features.def, as entrylab's kernel reads
+ *          them (abi.h: "seen in CPUID"; /proc/cpuinfo's flags are what
+ *          Linux uses, cleared by nopcid, and have no kvmclock or invtsc).
+ *          From Linux: pti on when /proc/cpuinfo shows the "pti" flag or
+ *          the meltdown file says "Mitigation: PTI" (pti=on on a CPU
+ *          without Meltdown leaves that file "Not affected"); pcid,
+ *          invpcid, pge on when the flag shows, off when CPUID has the
+ *          feature but Linux shows no flag, EL_CONFIG_UNAVAILABLE when CPUID
+ *          lacks it; vsyscall and vdso from /proc/self/maps ("[vsyscall]"
+ *          --xp xonly, r-xp emulate, none; "[vdso]" on, none off);
+ *   RUN    kind EL_REPORT_RUN after the program, the BOOT report's cpuid
+ *          and config kept (as entrylab's kernel sends it): region (from
+ *          the shared region page below), counters, markers (the same
+ *          events around EL_MARKER_RUNS empty regions in /init itself,
+ *          minimum each), exit_status with EL_REPORT_EXITED (128 + the
+ *          signal for a program a signal killed, as a shell says it);
  *   KSYMS  (ksyms=1) chunks of "ADDR T NAME\n" lines, ADDR hex as Linux
- *          prints it, text symbols only (types t and T);
+ *          prints it, text symbols only (types t and T), lines whole, as
+ *          many as fit EL_FRAME_TEXT_MAX per frame;
  *   EXIT   the value then written to EL_PORT_EXIT (abi.h semantics: the
  *          program's status 0..255, EL_EXIT_PANIC + EL_PANIC_SOFTWARE when
  *          /init itself failed, having said why on the console first).
@@ -69,14 +81,19 @@
  * group leader (when events were asked and at least one opened) is
  * descriptor EL_LINUX_PERF_FD, named as EL_LINUX_ENV_PERF=<fd>; the group
  * is created disabled.  Neither is close-on-exec for the program; /init
- * closes both in any other child.
+ * closes both in any other child.  The rest of the program's environment
+ * is entrylab's kernel's (HOME=/, PATH=/bin, TERM=linux), its stdin,
+ * stdout and stderr /init's (/dev/console), its argv[0] EL_LINUX_PROGRAM;
+ * it inherits no I/O permission (ioperm), which Linux would otherwise
+ * update on every return to user mode.
  *
  * On Linux the marker syscall answers -ENOSYS, and the markers' slow path
- * (region.c) then does the region itself: BEGIN resets and enables the
- * group (PERF_IOC_FLAG_GROUP), stores iterations and RDTSC last; END takes
- * RDTSC first, disables the group, counts the region.  /init reads the
- * group after the program ended.  The program never trusts the page's
- * contents (it only writes); /init checks them like any report field.
+ * (guest/lib/region_linux.c) then does the region itself: BEGIN resets and
+ * enables the group (PERF_IOC_FLAG_GROUP), stores iterations and RDTSC
+ * last; END takes RDTSC first, disables the group, counts the region.
+ * /init reads the group after the program ended.  The program never
+ * trusts the page's contents (it only writes); /init checks them like any
+ * report field.
  */
 #define EL_LINUX_REGION_FD 1000
 #define EL_LINUX_PERF_FD 1001
@@ -101,7 +118,12 @@ _Static_assert(sizeof(struct el_linux_region) == 40, "el_linux_region layout");
  * is listed in the program's ELF section EL_REGION_SITES_SECTION as one
  * struct el_region_site.  The tracer opens its window at the first user
  * instruction after a BEGIN site's SYSCALL returns and closes it at an END
- * site's SYSCALL (not counted): on Linux the window is the loop alone.
+ * site's SYSCALL (not counted).  On Linux the window so holds the loop and,
+ * after BEGIN, the return through the markers' slow path (guest/lib/
+ * region_linux.c: a few dozen user instructions; the ENABLE ioctl's return too
+ * when a perf group was asked).  The section is not allocatable (nothing
+ * of it is loaded; `strip` keeps it); addr is the link-time address, 0 for
+ * a site whose function the linker dropped.
  */
 #define EL_REGION_SITES_SECTION "el_region_sites"
 struct el_region_site {

@@ -39,7 +39,7 @@
 #define EL_FRAME_KIND_KSYMS "KSYMS"
 #define EL_FRAME_TEXT_MAX 4096u
 
-/* The longest payload a frame carries (a report) and so the longest line. */
+/* The longest report payload (BOOT, RUN); the text frames carry up to EL_FRAME_TEXT_MAX. */
 #define EL_FRAME_PAYLOAD_MAX 616u
 _Static_assert(EL_FRAME_PAYLOAD_MAX >= sizeof(struct el_report), "a report fits a frame");
 _Static_assert(EL_FRAME_TEXT_MAX >= EL_FRAME_PAYLOAD_MAX, "the longest frame is a text frame");

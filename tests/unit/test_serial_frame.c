@@ -51,9 +51,23 @@ Test(serial_frame, report_fits_the_line_max)
 
 Test(serial_frame, oversized_payload_is_refused)
 {
-	static uint8_t big[EL_FRAME_PAYLOAD_MAX + 1];
+	static uint8_t big[EL_FRAME_TEXT_MAX + 1];
 	static char line[EL_FRAME_LINE_MAX * 2];
 
-	cr_assert_eq(serial_frame_format(line, sizeof(line), EL_FRAME_KIND_RUN, big, sizeof(big)),
+	cr_assert_eq(serial_frame_format(line, sizeof(line), EL_FRAME_KIND_KSYMS, big, sizeof(big)),
 		     0);
+}
+
+/* The longest payload, a text frame of /init for Linux, fits the longest line. */
+Test(serial_frame, text_frame_fits_the_line_max)
+{
+	static uint8_t text[EL_FRAME_TEXT_MAX];
+	static char line[EL_FRAME_LINE_MAX];
+	size_t n;
+
+	memset(text, 'a', sizeof(text));
+	n = serial_frame_format(line, sizeof(line), EL_FRAME_KIND_KSYMS, text, sizeof(text));
+	cr_assert_gt(n, 2 * sizeof(text));
+	cr_expect(!memcmp(line, "\n" EL_FRAME_TAG "KSYMS 4096 6161", 35));
+	cr_expect_eq(line[n - 1], '\n');
 }

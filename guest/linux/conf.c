@@ -1,0 +1,145 @@
+/* EL_LINUX_CONF, parsed strictly: whatever /init does not understand it refuses. */
+#include "conf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CFG_HEX_MAX 16 /* digits of a uint64_t */
+
+struct conf_line {
+	unsigned no;          /* 1-based */
+	const char *key, *value;
+	size_t keylen, valuelen;
+};
+
+static int bad(char *err, size_t errlen, const struct conf_line *l, const char *why)
+{
+	int keylen = (int)(l->keylen > 32 ? 32 : l->keylen);
+
+	snprintf(err, errlen, "conf line %u ('%.*s'): %s", l->no, keylen, l->key, why);
+	return -1;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* "0x" and 1..16 hex digits, exactly s[0..n). */
+static int parse_cfg(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (n < 3 || n > 2 + CFG_HEX_MAX || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return -1;
+	for (size_t i = 2; i < n; i++) {
+		int d = hex_digit(s[i]);
+
+		if (d < 0)
+			return -1;
+		v = v << 4 | (uint64_t)d;
+	}
+	*out = v;
+	return 0;
+}
+
+static int conf_events(const struct conf_line *l, struct linit_conf *c, char *err, size_t errlen)
+{
+	const char *p = l->value, *end = l->value + l->valuelen;
+
+	if (!l->valuelen)
+		return bad(err, errlen, l, "no events: leave the key out instead");
+	while (p <= end) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *stop = comma ? comma : end;
+		uint64_t cfg;
+
+		if (c->nr_events == EL_MAX_COUNTERS)
+			return bad(err, errlen, l, "more than EL_MAX_COUNTERS (8) events");
+		if (parse_cfg(p, (size_t)(stop - p), &cfg))
+			return bad(err, errlen, l, "an event is not 0x and 1-16 hex digits "
+					   "(events=CFG[,CFG]...)");
+		if (cfg & ~EL_EVSEL_ALLOWED)
+			return bad(err, errlen, l, "an event sets bits outside EL_EVSEL_ALLOWED "
+					   "(include/entrylab/abi.h)");
+		c->events[c->nr_events++] = cfg;
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return 0;
+}
+
+static int conf_ksyms(const struct conf_line *l, struct linit_conf *c, char *err, size_t errlen)
+{
+	if (l->valuelen != 1 || (l->value[0] != '0' && l->value[0] != '1'))
+		return bad(err, errlen, l, "ksyms takes 0 or 1");
+	c->ksyms = l->value[0] == '1';
+	return 0;
+}
+
+static const struct {
+	const char *key;
+	int (*apply)(const struct conf_line *l, struct linit_conf *c, char *err, size_t errlen);
+} conf_keys[] = {
+	{"events", conf_events},
+	{"ksyms", conf_ksyms},
+};
+
+#define NR_KEYS (sizeof(conf_keys) / sizeof(conf_keys[0]))
+
+static int conf_line(struct conf_line *l, unsigned *seen, struct linit_conf *c, char *err,
+		     size_t errlen)
+{
+	const char *eq = memchr(l->key, '=', l->keylen);
+
+	if (!eq)
+		return bad(err, errlen, l, "not KEY=VALUE");
+	l->value = eq + 1;
+	l->valuelen = l->keylen - (size_t)(l->value - l->key);
+	l->keylen = (size_t)(eq - l->key);
+	for (unsigned k = 0; k < NR_KEYS; k++) {
+		if (strlen(conf_keys[k].key) != l->keylen ||
+		    memcmp(conf_keys[k].key, l->key, l->keylen))
+			continue;
+		if (*seen & (1u << k))
+			return bad(err, errlen, l, "the key comes twice");
+		*seen |= 1u << k;
+		return conf_keys[k].apply(l, c, err, errlen);
+	}
+	return bad(err, errlen, l, "unknown key (known: events, ksyms); this /init is older "
+			   "than the host that wrote it: rebuild entrylab");
+}
+
+int linit_conf_parse(const char *text, size_t len, struct linit_conf *c, char *err,
+		     size_t errlen)
+{
+	const char *p = text, *end = text + len;
+	struct conf_line l = {0};
+	unsigned seen = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (memchr(text, '\0', len)) {
+		snprintf(err, errlen, "conf holds a NUL byte at %zu: not a text file",
+			 (size_t)((const char *)memchr(text, '\0', len) - text));
+		return -1;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = nl ? nl : end;
+
+		l.no++;
+		l.key = p;
+		l.keylen = (size_t)(stop - p);
+		if (l.keylen && conf_line(&l, &seen, c, err, errlen))
+			return -1;
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}

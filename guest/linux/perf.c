@@ -1,0 +1,91 @@
+/* perf_event_open for the counters: one group per measured task. */
+#include "perf.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "perf_attr.h"
+
+static int perf_event_open(struct perf_event_attr *a, pid_t pid, int group_fd)
+{
+	return (int)syscall(SYS_perf_event_open, a, pid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* EINVAL in the group: does the event open alone?  Then the group had no counter left. */
+static int status_einval(struct perf_event_attr *a, pid_t pid)
+{
+	int fd = perf_event_open(a, pid, -1);
+
+	if (fd < 0)
+		return EL_COUNTER_NOT_SUPPORTED;
+	close(fd);
+	return EL_COUNTER_NOT_COUNTED;
+}
+
+int linit_perf_open(struct linit_perf *p, const uint64_t *cfg, unsigned nr, pid_t pid,
+		    char *err, size_t errlen)
+{
+	memset(p, 0, sizeof(*p));
+	p->nr = nr;
+	for (unsigned i = 0; i < nr; i++) {
+		struct perf_event_attr a;
+		int fd, st;
+
+		p->c[i].config = cfg[i];
+		p->c[i].status = EL_COUNTER_NOT_SUPPORTED;
+		p->member[i] = -1;
+		if (linit_perf_attr(cfg[i], &a))
+			continue;
+		fd = perf_event_open(&a, pid, p->members ? p->fd[0] : -1);
+		if (fd >= 0) {
+			p->c[i].status = EL_COUNTER_NOT_COUNTED; /* until a read says more */
+			p->member[i] = (int)p->members;
+			p->fd[p->members++] = fd;
+			continue;
+		}
+		st = linit_perf_errno_status(errno);
+		if (st < 0) {
+			snprintf(err, errlen, "perf_event_open of event %u (CFG 0x%llx): %s; /init "
+				 "runs as root, so the kernel refuses perf itself "
+				 "(perf_event_paranoid, a lockdown, or out of descriptors)",
+				 i, (unsigned long long)cfg[i], strerror(errno));
+			linit_perf_close(p);
+			return -1;
+		}
+		if (errno == EINVAL && p->members)
+			st = status_einval(&a, pid);
+		p->c[i].status = (uint32_t)st;
+	}
+	return 0;
+}
+
+int linit_perf_leader(const struct linit_perf *p)
+{
+	return p->members ? p->fd[0] : -1;
+}
+
+int linit_perf_read(struct linit_perf *p, char *err, size_t errlen)
+{
+	uint64_t buf[LINIT_PERF_READ_WORDS(EL_MAX_COUNTERS)];
+	ssize_t n;
+
+	if (!p->members)
+		return 0;
+	n = read(p->fd[0], buf, sizeof(buf));
+	if (n < 0) {
+		snprintf(err, errlen, "reading the perf group: %s", strerror(errno));
+		return -1;
+	}
+	linit_perf_read_statuses(buf, (size_t)n, p->members, p->member, p->c, p->nr);
+	return 0;
+}
+
+void linit_perf_close(struct linit_perf *p)
+{
+	for (unsigned i = 0; i < p->members; i++)
+		close(p->fd[i]);
+	p->members = 0;
+}

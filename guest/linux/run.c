@@ -1,0 +1,175 @@
+/*
+ * The program: forked, its counters opened on it by /init (pid = the
+ * child) and the group leader passed to it over a socket (SCM_RIGHTS), since
+ * the group exists only once the child does.  The child waits for it, then
+ * execs.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "com1.h"
+#include "perf.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+int linit_region_page(char *err, size_t errlen)
+{
+	int fd = memfd_create("entrylab-region", 0);
+
+	if (fd < 0 || ftruncate(fd, EL_LINUX_REGION_SIZE) ||
+	    (fd != EL_LINUX_REGION_FD && dup2(fd, EL_LINUX_REGION_FD) < 0)) {
+		snprintf(err, errlen, "the region page (memfd at descriptor %d): %s",
+			 EL_LINUX_REGION_FD, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (fd != EL_LINUX_REGION_FD)
+		close(fd);
+	return 0;
+}
+
+/* One byte, and the descriptor fd unless it is -1. */
+static int send_fd(int sock, int fd)
+{
+	char byte = fd >= 0;
+	struct iovec iov = {&byte, 1};
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+
+	if (fd >= 0) {
+		struct cmsghdr *c;
+
+		memset(&u, 0, sizeof(u));
+		m.msg_control = u.buf;
+		m.msg_controllen = sizeof(u.buf);
+		c = CMSG_FIRSTHDR(&m);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+/* The descriptor send_fd sent; -1 for none, -2 when the message failed. */
+static int recv_fd(int sock)
+{
+	char byte;
+	struct iovec iov = {&byte, 1};
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			   .msg_controllen = sizeof(u.buf)};
+	struct cmsghdr *c;
+	int fd;
+
+	if (recvmsg(sock, &m, MSG_CMSG_CLOEXEC) != 1)
+		return -2;
+	if (!byte)
+		return -1;
+	c = CMSG_FIRSTHDR(&m);
+	if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(sizeof(int)))
+		return -2;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+/* In the child: the group leader at EL_LINUX_PERF_FD, the environment, exec. */
+__attribute__((noreturn)) static void child(int sock, char **argv)
+{
+	char *envp[] = {"HOME=/", "PATH=/bin", "TERM=linux",
+			EL_LINUX_ENV_REGION "=" STR(EL_LINUX_REGION_FD),
+			EL_LINUX_ENV_PERF "=" STR(EL_LINUX_PERF_FD), NULL};
+	int leader = recv_fd(sock);
+
+	linit_com1_release();
+	if (leader == -2) {
+		fprintf(stderr, "entrylab /init: the program's perf group did not arrive: %s\n",
+			strerror(errno));
+		_exit(127);
+	}
+	if (leader < 0)
+		envp[4] = NULL;
+	else if (dup2(leader, EL_LINUX_PERF_FD) < 0 || close(leader))
+		_exit(127);
+	execve(EL_LINUX_PROGRAM, argv, envp);
+	fprintf(stderr, "entrylab /init: cannot run %s: %s\n", EL_LINUX_PROGRAM, strerror(errno));
+	_exit(127);
+}
+
+static int wait_status(pid_t pid, int *status)
+{
+	int ws;
+
+	while (waitpid(pid, &ws, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	*status = WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
+	return 0;
+}
+
+int linit_run_program(const struct linit_conf *conf, char **argv, struct linit_run *r,
+		      char *err, size_t errlen)
+{
+	struct linit_perf perf;
+	int sv[2];
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	err[0] = '\0';
+	if (linit_region_page(err, errlen))
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv)) {
+		snprintf(err, errlen, "socketpair for the perf group: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		close(sv[0]);
+		child(sv[1], argv);
+	}
+	close(sv[1]);
+	if (linit_perf_open(&perf, conf->events, conf->nr_events, pid, err, errlen) ||
+	    send_fd(sv[0], linit_perf_leader(&perf))) {
+		if (!err[0])
+			snprintf(err, errlen, "handing the perf group to the program: %s",
+				 strerror(errno));
+		kill(pid, SIGKILL);
+		wait_status(pid, &r->status);
+		return -1;
+	}
+	close(sv[0]);
+	if (wait_status(pid, &r->status)) {
+		snprintf(err, errlen, "waiting for the program: %s", strerror(errno));
+		return -1;
+	}
+	if (linit_perf_read(&perf, err, errlen))
+		return -1;
+	memcpy(r->c, perf.c, sizeof(r->c));
+	linit_perf_close(&perf);
+	if (pread(EL_LINUX_REGION_FD, &r->page, sizeof(r->page), 0) != sizeof(r->page)) {
+		snprintf(err, errlen, "reading the region page: %s", strerror(errno));
+		return -1;
+	}
+	close(EL_LINUX_REGION_FD);
+	return 0;
+}
