@@ -93,7 +93,7 @@ int trace_guest_cmdline(char *out, size_t len, const char *append, const char *i
 /* The private directory of one trace and the files in it. */
 struct trace_dir {
 	char path[256];
-	char kernel[300], initrd[300], plugin[300], counts[300];
+	char kernel[4096], initrd[300], plugin[300], counts[300];
 };
 
 static int dir_make(struct trace_dir *d, const struct el_trace_job *job, char *err,
@@ -122,8 +122,12 @@ static int dir_make(struct trace_dir *d, const struct el_trace_job *job, char *e
 	snprintf(d->initrd, sizeof(d->initrd), "%s/initrd.cpio", d->path);
 	snprintf(d->plugin, sizeof(d->plugin), "%s/eltrace.so", d->path);
 	snprintf(d->counts, sizeof(d->counts), "%s/counts", d->path);
-	if (io_write_new_file(d->kernel, spec->kernel, spec->kernel_len, err, errlen) ||
-	    io_write_new_file(d->initrd, linux_initrd ? linux_initrd->buf : spec->initrd,
+	/* A Linux kernel file QEMU reads where it is (trace_linux.c), else a copy. */
+	if (job->lx && job->lx->kernel_file[0])
+		snprintf(d->kernel, sizeof(d->kernel), "%s", job->lx->kernel_file);
+	else if (io_write_new_file(d->kernel, spec->kernel, spec->kernel_len, err, errlen))
+		return -1;
+	if (io_write_new_file(d->initrd, linux_initrd ? linux_initrd->buf : spec->initrd,
 			      linux_initrd ? linux_initrd->len : spec->initrd_len, err, errlen) ||
 	    io_write_new_file(d->plugin, entrylab_trace_plugin,
 		       (size_t)(entrylab_trace_plugin_end - entrylab_trace_plugin), err, errlen))
@@ -131,11 +135,12 @@ static int dir_make(struct trace_dir *d, const struct el_trace_job *job, char *e
 	return 0;
 }
 
-static void dir_remove(struct trace_dir *d)
+static void dir_remove(struct trace_dir *d, const struct el_trace_job *job)
 {
 	if (!d->path[0])
 		return;
-	unlink(d->kernel);
+	if (!job->lx || !job->lx->kernel_file[0])
+		unlink(d->kernel);
 	unlink(d->initrd);
 	unlink(d->plugin);
 	unlink(d->counts);
@@ -206,13 +211,13 @@ void trace_qemu_run(const struct el_trace_job *job, struct el_trace_run *r)
 					     spec->init_args, r->err, sizeof(r->err))) ||
 	    dir_make(&d, job, r->err, sizeof(r->err))) {
 		r->spawn_failed = true;
-		dir_remove(&d);
+		dir_remove(&d, job);
 		return;
 	}
 	if (plugin_args(job, &d, plugin, sizeof(plugin))) {
 		snprintf(r->err, sizeof(r->err), "the plugin's arguments are too long");
 		r->spawn_failed = true;
-		dir_remove(&d);
+		dir_remove(&d, job);
 		return;
 	}
 	snprintf(mem, sizeof(mem), "%lluM",
@@ -253,7 +258,7 @@ void trace_qemu_run(const struct el_trace_job *job, struct el_trace_run *r)
 		r->plugin_out = io_read_file(d.counts, TRACE_PLUGIN_OUT_MAX, &r->plugin_out_len,
 					     why, sizeof(why));
 	}
-	dir_remove(&d);
+	dir_remove(&d, job);
 }
 
 void trace_run_free(struct el_trace_run *r)
