@@ -168,6 +168,8 @@ void trace_linux_outcome(const struct el_trace_run *q, struct el_run_result *res
 		return;
 	}
 	frame_result(scan, res);
+	/* QEMU's TSC is its virtual clock under -icount shift=0: 1 GHz exactly. */
+	res->tsc_khz = EL_TRACE_TSC_KHZ;
 	if (res->status == EL_RUN_GUEST_CRASH && !scan->count[FRAME_EXIT]) {
 		/* Linux panicked (panic=-1 resets, -no-reboot ends QEMU) or never reached /init. */
 		panic_reason(q->console, panic, sizeof(panic));

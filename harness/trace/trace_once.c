@@ -74,7 +74,7 @@ static struct json_object *trace_record(const struct el_trace_job *job,
 {
 	struct el_run_request req = *job->req;
 	struct el_host_info host;
-	struct json_object *rec, *guest, *cpuid, *qemu = json_object_new_object();
+	struct json_object *rec, *guest, *cpuid, *region, *qemu = json_object_new_object();
 
 	host_info_get(&host, NULL);
 	host.kvm = "tcg";
@@ -116,8 +116,12 @@ static struct json_object *trace_record(const struct el_trace_job *job,
 	 * Our kernel's region counts arrive on the console under QEMU, not by
 	 * hypercall; a Linux guest's come in its RUN frame, as record_build() has them.
 	 */
-	if (!job->lx)
+	if (!job->lx) {
 		json_object_object_add(rec, "region", trace_region_json(q->console));
+	} else if (json_object_object_get_ex(rec, "region", &region) && region) {
+		/* TCG has no VM exits to count. */
+		json_object_object_add(region, "exits", NULL);
+	}
 	json_object_object_add(rec, "trace", trace);
 	return rec;
 }
