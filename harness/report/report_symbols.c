@@ -131,6 +131,7 @@ static void print_pair(FILE *f, const struct report *r, unsigned gi, unsigned to
 	double it_a = mean_iterations(base), it_b = mean_iterations(g);
 	struct sym_table t = {0};
 	size_t differ = 0, shown = 0;
+	int w = 36;
 
 	if (add_group(&t, base, false) || add_group(&t, g, true)) {
 		fprintf(f, "per-symbol differences: out of memory\n");
@@ -138,8 +139,16 @@ static void print_pair(FILE *f, const struct report *r, unsigned gi, unsigned to
 		return;
 	}
 	qsort(t.rows, t.n, sizeof(t.rows[0]), by_difference);
+	/* As wide as the longest name shown (Linux has 45-byte ones), at least 36. */
+	for (size_t i = 0, n = 0; i < t.n && n < top; i++) {
+		if (t.rows[i].a == t.rows[i].b)
+			continue;
+		n++;
+		if ((int)strlen(t.rows[i].name) > w)
+			w = (int)strlen(t.rows[i].name);
+	}
 	fprintf(f, "\nper-symbol instructions: %s (B) vs baseline %s (A)\n", g->name, base->name);
-	fprintf(f, "  %-36s %-8s %14s %14s %14s %12s\n", "symbol", "image", "A", "B", "B - A",
+	fprintf(f, "  %-*s %-8s %14s %14s %14s %12s\n", w, "symbol", "image", "A", "B", "B - A",
 		it_a && it_b ? "per iter" : "");
 	for (size_t i = 0; i < t.n; i++) {
 		const struct sym_row *s = &t.rows[i];
@@ -156,7 +165,7 @@ static void print_pair(FILE *f, const struct report *r, unsigned gi, unsigned to
 		count_text(s->b - s->a, true, d, sizeof(d));
 		if (it_a && it_b)
 			snprintf(pi, sizeof(pi), "%+.2f", s->b / it_b - s->a / it_a);
-		fprintf(f, "  %-36s %-8s %14s %14s %14s %12s\n", s->name, s->image, a, b, d, pi);
+		fprintf(f, "  %-*s %-8s %14s %14s %14s %12s\n", w, s->name, s->image, a, b, d, pi);
 	}
 	if (!differ)
 		fprintf(f, "  every symbol's count is the same (%zu symbols)\n", t.n);
