@@ -251,7 +251,8 @@ int elf_region_sites(const void *elf, size_t len, struct el_region_site *out, si
 		if (!b || b[0] != 0x0f || b[1] != 0x05) {
 			ERR("%s record %zu: 0x%llx is %s", EL_REGION_SITES_SECTION, i,
 			    (unsigned long long)site.addr,
-			    b ? "not a SYSCALL instruction (0f 05)" : "not in an executable segment");
+			    b ? "not a SYSCALL instruction (0f 05)"
+			      : "not in an executable segment");
 			goto out;
 		}
 		if (n == max) {

@@ -41,9 +41,10 @@ static void block(struct el_sha256 *c, const unsigned char *p)
 	a = c->h[0], b = c->h[1], cc = c->h[2], d = c->h[3];
 	e = c->h[4], f = c->h[5], g = c->h[6], h = c->h[7];
 	for (unsigned i = 0; i < 64; i++) {
-		uint32_t t1 = h + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K[i] +
-			      w[i];
-		uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & cc) ^ (b & cc));
+		uint32_t s1 = ror(e, 6) ^ ror(e, 11) ^ ror(e, 25), ch = (e & f) ^ (~e & g);
+		uint32_t s0 = ror(a, 2) ^ ror(a, 13) ^ ror(a, 22);
+		uint32_t maj = (a & b) ^ (a & cc) ^ (b & cc);
+		uint32_t t1 = h + s1 + ch + K[i] + w[i], t2 = s0 + maj;
 
 		h = g, g = f, f = e, e = d + t1;
 		d = cc, cc = b, b = a, a = t1 + t2;

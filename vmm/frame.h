@@ -56,9 +56,9 @@ struct frame_scan {
 	struct frame_report reports[FRAME_REPORTS_MAX]; /* BOOT and RUN payloads, in order */
 	unsigned nr_reports;
 	uint32_t exit_value;        /* the EXIT payload, little endian */
-	char *info;                 /* INFO payloads in order, NUL-terminated (malloc'd; NULL: none) */
+	char *info;                 /* INFO payloads in order, NUL-terminated (malloc'd, or NULL) */
 	size_t info_len;            /* at most FRAME_INFO_MAX */
-	char *ksyms;                /* KSYMS payloads in order, NUL-terminated (malloc'd; NULL: none) */
+	char *ksyms;                /* KSYMS payloads likewise */
 	size_t ksyms_len;           /* at most FRAME_KSYMS_MAX */
 	size_t info_cap, ksyms_cap; /* the buffers' sizes */
 	bool bad;                   /* a malformed frame: err names it */

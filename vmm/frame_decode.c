@@ -204,8 +204,8 @@ static int frame_order(struct frame_line *l, enum frame_kind kind, size_t len)
 	if (kind == FRAME_INFO && s->info_len + len > FRAME_INFO_MAX)
 		return frame_bad(l, "INFO frames carry more than %u bytes in all", FRAME_INFO_MAX);
 	if (kind == FRAME_KSYMS && s->ksyms_len + len > FRAME_KSYMS_MAX)
-		return frame_bad(l, "KSYMS frames carry more than %u bytes in all (FRAME_KSYMS_MAX)",
-				 FRAME_KSYMS_MAX);
+		return frame_bad(l, "KSYMS frames carry more than %u bytes in all "
+				 "(FRAME_KSYMS_MAX)", FRAME_KSYMS_MAX);
 	return 0;
 }
 
@@ -327,8 +327,9 @@ int frame_decode(const char *text, size_t len, struct frame_scan *s)
 		size_t end = nl ? (size_t)(nl - text) : len, next = nl ? end + 1 : len;
 
 		if (end - pos >= TAG_LEN && !memcmp(text + pos, EL_FRAME_TAG, TAG_LEN)) {
-			if (frame_line_at(s, text, pos, end, !nl, console_end == pos ? console_line : 0,
-					  ++tags)) {
+			size_t before = console_end == pos ? console_line : 0;
+
+			if (frame_line_at(s, text, pos, end, !nl, before, ++tags)) {
 				frame_scan_free(s);
 				return -1;
 			}

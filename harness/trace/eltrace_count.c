@@ -215,12 +215,12 @@ void count_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		/* Registered first: the predecessor's credit (inline or on_step) comes after. */
 		if (sites_mode()) {
+			enum qemu_plugin_cb_flags nr = QEMU_PLUGIN_CB_NO_REGS;
+
 			if (insn_is_site(e, st.begin_site, st.nbegin))
-				qemu_plugin_register_vcpu_insn_exec_cb(qi, on_site_begin,
-								       QEMU_PLUGIN_CB_NO_REGS, e);
+				qemu_plugin_register_vcpu_insn_exec_cb(qi, on_site_begin, nr, e);
 			else if (insn_is_site(e, st.end_site, st.nend))
-				qemu_plugin_register_vcpu_insn_exec_cb(qi, on_end,
-								       QEMU_PLUGIN_CB_NO_REGS, prev);
+				qemu_plugin_register_vcpu_insn_exec_cb(qi, on_end, nr, prev);
 		} else if (e->vaddr == st.begin) {
 			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_begin, QEMU_PLUGIN_CB_NO_REGS,
 							       prev);

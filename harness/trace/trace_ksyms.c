@@ -49,7 +49,8 @@ static int ksym_line(const char *p, const char *end, uint64_t *addr, const char 
 		q++;
 	}
 	*nlen = (size_t)(q - *name);
-	if ((q < end && *q != '\t') || !*nlen || *nlen >= sizeof(((struct el_trace_symcount *)0)->name))
+	if ((q < end && *q != '\t') || !*nlen ||
+	    *nlen >= sizeof(((struct el_trace_symcount *)0)->name))
 		return -1;
 	*addr = v;
 	return 0;
@@ -86,7 +87,8 @@ int symtab_from_kallsyms(struct el_symtab *t, const char *text, size_t len, uint
 		memcpy(t->strings + strbytes, name, nlen);
 		t->strings[strbytes + nlen] = '\0';
 		/* kallsyms has no sizes: every symbol extends to the next one. */
-		t->syms[t->n++] = (struct el_sym){.addr = addr + shift, .name = t->strings + strbytes,
+		t->syms[t->n++] = (struct el_sym){.addr = addr + shift,
+						  .name = t->strings + strbytes,
 						  .global = name[-2] == 'T' ? 2 : 0};
 		strbytes += nlen + 1;
 		p = nl + 1;
@@ -114,7 +116,8 @@ uint64_t kallsyms_text_base(const char *text, size_t len)
 
 		if (!nl)
 			break;
-		if (!ksym_line(p, nl, &addr, &name, &nlen) && nlen == 5 && !memcmp(name, "_text", 5))
+		if (!ksym_line(p, nl, &addr, &name, &nlen) && nlen == 5 &&
+		    !memcmp(name, "_text", 5))
 			return addr;
 		p = nl + 1;
 	}

@@ -94,8 +94,8 @@ static struct json_object *trace_record(const struct el_trace_job *job,
 		const struct el_trace_linux *lx = job->lx;
 		struct json_object *k = json_object_new_object();
 
-		json_object_object_add(k, "file", job->req->kernel
-						  ? json_object_new_string(job->req->kernel) : NULL);
+		json_object_object_add(k, "file", job->req->kernel ? json_object_new_string(
+								  job->req->kernel) : NULL);
 		json_object_object_add(k, "format",
 				       json_object_new_string(lx->bzimage ? "bzImage" : "vmlinux"));
 		json_object_object_add(k, "symbols",
@@ -155,7 +155,7 @@ void trace_job_free(struct el_trace_job *job)
 	job->lx = NULL;
 }
 
-/* The region's iterations: a Linux guest's RUN report, else the console's (trace_console_iterations). */
+/* The region's iterations: a Linux guest's RUN report, else trace_console_iterations(). */
 static uint64_t region_iterations(const struct el_trace_job *job, const struct el_run_result *res,
 				  const char *console)
 {

@@ -47,7 +47,7 @@ static void console_put(void *ctx, const char *p, size_t n)
 	}
 }
 
-/* One read from fd into the sink, or through the frame splitter when there is one.  0 at EOF or error. */
+/* One read from fd into the sink, or through the frame splitter if any.  0 at EOF or error. */
 static int keep_read(int fd, struct console_sink *c, struct frame_split *fs)
 {
 	char tmp[8192];

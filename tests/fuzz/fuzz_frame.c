@@ -3,12 +3,13 @@
  * result (frame_result.c) on any byte stream, as Bochs's COM1 file or a
  * Linux guest's COM1 may hold it, the same stream through the streaming
  * splitter (frame_split.c) in chunks sized by its first byte, and the INFO
- * parser (frame_linux.c) on the stream itself.  Properties: the console is never longer than the input, a
- * malformed frame comes with its problem named, any stream ends as a status
- * with a detail unless it is ok, the text frames' buffers stay within their
- * bounds, NUL-terminated and NUL-free, the splitter's console and frames
- * read exactly as the whole stream's, and the INFO parser either refuses
- * with a reason or fills every field NUL-terminated.
+ * parser (frame_linux.c) on the stream itself.  Properties: the console is
+ * never longer than the input, a malformed frame comes with its problem
+ * named, any stream ends as a status with a detail unless it is ok, the text
+ * frames' buffers stay within their bounds, NUL-terminated and NUL-free, the
+ * splitter's console and frames read exactly as the whole stream's, and the
+ * INFO parser either refuses with a reason or fills every field
+ * NUL-terminated.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,7 +53,8 @@ static void split_check(const uint8_t *data, size_t size, const struct frame_sca
 		abort();
 	frame_split_init(&fs, sink_put, &con);
 	for (size_t pos = 0; pos < size; pos += chunk)
-		frame_split_put(&fs, (const char *)data + pos, size - pos < chunk ? size - pos : chunk);
+		frame_split_put(&fs, (const char *)data + pos,
+				size - pos < chunk ? size - pos : chunk);
 	frame_split_finish(&fs);
 	if (fs.overflow || frame_decode(fs.frames ? fs.frames : "", fs.frames_len, &parts))
 		fuzz_fail("the splitter overflowed or its frames could not be decoded");
@@ -77,7 +79,8 @@ static void info_check(const uint8_t *data, size_t size)
 			fuzz_fail("INFO refused without a reason");
 		return;
 	}
-	if (!memchr(li.release, 0, sizeof(li.release)) || !memchr(li.cmdline, 0, sizeof(li.cmdline)) ||
+	if (!memchr(li.release, 0, sizeof(li.release)) ||
+	    !memchr(li.cmdline, 0, sizeof(li.cmdline)) ||
 	    !memchr(li.meltdown, 0, sizeof(li.meltdown)) ||
 	    !memchr(li.clocksource, 0, sizeof(li.clocksource)) ||
 	    !memchr(li.vsyscall, 0, sizeof(li.vsyscall)) || !memchr(li.ktext, 0, sizeof(li.ktext)))

@@ -423,7 +423,8 @@ Test(frame_decode, linux_stream_info_ksyms)
 	cr_assert_str_eq(res.linux_info.clocksource, "tsc");
 	cr_assert_str_eq(res.linux_info.vsyscall, "xonly");
 	cr_assert_str_eq(res.linux_info.ktext, "ffffffff81000000");
-	cr_assert_str_eq(scan.console, "[    0.000000] Linux version 6.1.0\ngetpid iterations=2000\n");
+	cr_assert_str_eq(scan.console,
+			 "[    0.000000] Linux version 6.1.0\ngetpid iterations=2000\n");
 }
 
 Test(frame_decode, text_frame_of_the_longest_len)
@@ -643,7 +644,9 @@ static void random_stream(void)
 	for (unsigned i = 0, n = rnd() % 12; i < n; i++) {
 		switch (rnd() % 4) {
 		case 0: put_info("release=6.1\n"); break;
-		case 1: put_text_frame(EL_FRAME_KIND_KSYMS, "ffffffff81000000 T _text\n", 25); break;
+		case 1:
+			put_text_frame(EL_FRAME_KIND_KSYMS, "ffffffff81000000 T _text\n", 25);
+			break;
 		case 2: put_report(i & 1 ? EL_REPORT_RUN : EL_REPORT_BOOT); break;
 		default: {
 			const char *s = pieces[rnd() % (sizeof(pieces) / sizeof(pieces[0]))];
@@ -683,10 +686,12 @@ Test(frame_split, chunked_stream_splits_as_frame_decode_reads_it)
 		frame_split_finish(&fs);
 		cr_assert_not(fs.overflow);
 		cr_assert_eq(frame_decode(fs.frames, fs.frames_len, &parts), 0);
-		cr_assert_eq(parts.console_len, 0, "round %u: the frames text holds no console", round);
+		cr_assert_eq(parts.console_len, 0, "round %u: no console in the frames", round);
 		cr_assert_eq(con.len, whole.console_len, "round %u", round);
-		cr_assert(!memcmp(con.buf ? con.buf : "", whole.console, con.len), "round %u", round);
-		cr_assert_eq(parts.bad, whole.bad, "round %u: %s / %s", round, parts.err, whole.err);
+		cr_assert(!memcmp(con.buf ? con.buf : "", whole.console, con.len), "round %u",
+			  round);
+		cr_assert_eq(parts.bad, whole.bad, "round %u: %s / %s", round, parts.err,
+			     whole.err);
 		cr_assert_eq(parts.nr_frames, whole.nr_frames, "round %u", round);
 		cr_assert_eq(parts.nr_reports, whole.nr_reports, "round %u", round);
 		cr_assert_eq(parts.exit_value, whole.exit_value, "round %u", round);

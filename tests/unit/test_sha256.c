@@ -36,7 +36,8 @@ Test(sha256, a_million_a_in_any_chunks)
 
 		el_sha256_init(&c);
 		for (size_t pos = 0; pos < 1000000; pos += chunk)
-			el_sha256_update(&c, a + pos, 1000000 - pos < chunk ? 1000000 - pos : chunk);
+			el_sha256_update(&c, a + pos,
+					 1000000 - pos < chunk ? 1000000 - pos : chunk);
 		el_sha256_final(&c, got);
 		cr_assert(!memcmp(got, want, 32), "chunks of %zu", chunk);
 	}
