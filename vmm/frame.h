@@ -101,6 +101,44 @@ enum el_run_status frame_result(const struct frame_scan *s, struct el_run_result
 int frame_linux_info(const char *text, size_t len, struct el_linux_info *li, char *err,
 		     size_t errlen);
 
+/*
+ * The frames out of a COM1 stream as it arrives, in chunks of any size, for
+ * a reader that keeps the console bounded (a KVM run's console device, a
+ * trace's QEMU pipe) but must not lose a frame to the bound: each line that
+ * starts with EL_FRAME_TAG goes, with its newline, into fs->frames (bounded
+ * by FRAME_SPLIT_MAX), every other byte to console(ctx, bytes, n) in order.
+ * The newline (or "\r\n") that ends the line before a frame line is the
+ * frame's, as frame_decode() has it, and reaches neither.  After
+ * frame_split_finish(), frame_decode(fs->frames, fs->frames_len) gives the
+ * frames; its console is then empty.  fs->overflow: frame lines passed
+ * FRAME_SPLIT_MAX (fs->frames_dropped bytes not kept), or no memory for
+ * them (fs->oom); a caller names that before anything the frames say.
+ */
+#define FRAME_SPLIT_MAX (2u * FRAME_KSYMS_MAX + (1u << 20))
+
+typedef void frame_console_fn(void *ctx, const char *p, size_t n);
+
+struct frame_split {
+	frame_console_fn *console;
+	void *ctx;
+	char *frames;            /* frame lines, NUL-terminated after finish (malloc'd) */
+	size_t frames_len, frames_cap;
+	uint64_t frames_dropped; /* frame bytes past FRAME_SPLIT_MAX */
+	bool overflow, oom;
+	/* the line being read */
+	int state;                          /* line start (undecided), console line, frame line */
+	char start[sizeof(EL_FRAME_TAG)];   /* its first bytes while they match the tag */
+	size_t start_len;
+	char held[2];                       /* "\r" pending, "\n" or "\r\n": the last line's end */
+	size_t held_len;
+};
+
+void frame_split_init(struct frame_split *fs, frame_console_fn *console, void *ctx);
+void frame_split_put(struct frame_split *fs, const char *p, size_t n);
+/* End of the stream: what is held goes to the console, fs->frames is terminated. */
+void frame_split_finish(struct frame_split *fs);
+void frame_split_free(struct frame_split *fs);
+
 /* Lower-case hex of a CRC-32 (zlib) of buf: for tests and the guest's twin. */
 uint32_t frame_crc(const void *buf, size_t len);
 

@@ -277,23 +277,28 @@ static int frame_parse(struct frame_line *l)
 	return frame_keep(l->s, kind, payload, len);
 }
 
-/* The newline the guest writes before each tag is the frame's, not the console's. */
-static void console_unwind_newline(struct frame_scan *s)
+/*
+ * The newline the guest writes before each tag is the frame's, not the
+ * console's: the "\n" (or "\r\n") that ends the console line right before
+ * the tag line.  A tag line right after another frame has none to take.
+ */
+static void console_unwind_newline(struct frame_scan *s, size_t line_len)
 {
-	if (s->console_len && s->console[s->console_len - 1] == '\n')
-		s->console_len--;
-	if (s->console_len && s->console[s->console_len - 1] == '\r')
+	if (!line_len || s->console[s->console_len - 1] != '\n')
+		return;
+	s->console_len--;
+	if (line_len >= 2 && s->console[s->console_len - 1] == '\r')
 		s->console_len--;
 }
 
 /* 0, or -1 out of memory. */
 static int frame_line_at(struct frame_scan *s, const char *text, size_t start, size_t end,
-			 bool cut, unsigned index)
+			 bool cut, size_t console_line, unsigned index)
 {
 	struct frame_line l = {.p = text + start + TAG_LEN, .end = text + end, .offset = start,
 			       .index = index, .s = s};
 
-	console_unwind_newline(s);
+	console_unwind_newline(s, console_line);
 	if (s->bad)
 		return 0; /* after a bad frame no frame is believed */
 	if (cut) {
@@ -308,7 +313,7 @@ static int frame_line_at(struct frame_scan *s, const char *text, size_t start, s
 
 int frame_decode(const char *text, size_t len, struct frame_scan *s)
 {
-	size_t pos = 0;
+	size_t pos = 0, console_end = 0, console_line = 0; /* the last console line: end, length */
 	unsigned tags = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -322,13 +327,16 @@ int frame_decode(const char *text, size_t len, struct frame_scan *s)
 		size_t end = nl ? (size_t)(nl - text) : len, next = nl ? end + 1 : len;
 
 		if (end - pos >= TAG_LEN && !memcmp(text + pos, EL_FRAME_TAG, TAG_LEN)) {
-			if (frame_line_at(s, text, pos, end, !nl, ++tags)) {
+			if (frame_line_at(s, text, pos, end, !nl, console_end == pos ? console_line : 0,
+					  ++tags)) {
 				frame_scan_free(s);
 				return -1;
 			}
 		} else {
 			memcpy(s->console + s->console_len, text + pos, next - pos);
 			s->console_len += next - pos;
+			console_end = next;
+			console_line = next - pos;
 		}
 		pos = next;
 	}

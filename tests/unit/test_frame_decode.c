@@ -354,6 +354,34 @@ Test(frame_decode, crlf_tolerated)
 	cr_assert_str_eq(scan.console, "x");
 }
 
+Test(frame_decode, frame_after_frame_takes_no_console_newline)
+{
+	put_text("line\r\n" EL_FRAME_TAG "EXIT 4 00000000 2144df1c\n");
+	decode();
+	cr_assert_not(scan.bad, "%s", scan.err);
+	cr_assert_str_eq(scan.console, "line", "the \\r\\n before the tag line is the frame's");
+	frame_scan_free(&scan);
+	reset();
+	/* A tag line right after a frame line: the console's last newline is the console's. */
+	put_text("line\n");
+	put_report(EL_REPORT_BOOT);
+	put_text(EL_FRAME_TAG "EXIT 4 00000000 2144df1c\n");
+	decode();
+	cr_assert_not(scan.bad, "%s", scan.err);
+	cr_assert_str_eq(scan.console, "line\n", "only the empty line before BOOT was unwound");
+	frame_scan_free(&scan);
+	reset();
+	/*
+	 * "\r\r\n" + frame + "\n" + frame: the first frame takes "\r\n", the second
+	 * only its empty line's "\n", not the '\r' left of another line.
+	 */
+	put_text("x\r\r");
+	put_report(EL_REPORT_BOOT);
+	put_exit(0);
+	decode();
+	cr_assert_str_eq(scan.console, "x\r");
+}
+
 Test(frame_decode, empty_stream)
 {
 	decode();
@@ -575,4 +603,126 @@ Test(frame_linux_info, values_checked)
 	cr_assert(strstr(why, "longer than a 64-bit address"), "%s", why);
 	cr_assert_eq(info("ktext=ffffffff8100000g\n"), -1);
 	cr_assert(strstr(why, "not lower-case hex"), "%s", why);
+}
+
+/* ---- frame_split: the same frames and console from a stream in chunks ---- */
+
+struct sink {
+	char *buf;
+	size_t len;
+};
+
+static void sink_put(void *ctx, const char *p, size_t n)
+{
+	struct sink *k = ctx;
+
+	k->buf = realloc(k->buf, k->len + n + 1);
+	cr_assert_not_null(k->buf);
+	memcpy(k->buf + k->len, p, n);
+	k->len += n;
+	k->buf[k->len] = '\0';
+}
+
+static uint32_t rnd_state;
+
+static uint32_t rnd(void)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return rnd_state >> 8;
+}
+
+/* A stream of console pieces (line ends, "\r\n", tag prefixes, bytes) and frames. */
+static void random_stream(void)
+{
+	static const char *const pieces[] = {
+		"\n", "\r\n", "\r", "abc", "@entrylab-frame", "@entrylab-frame-v1", " x\n",
+		"\n\n", "[    0.1] Linux\n", "\xff\x00z", EL_FRAME_TAG "BOGUS 1 00 00000000\n",
+	};
+
+	text_len = 0;
+	for (unsigned i = 0, n = rnd() % 12; i < n; i++) {
+		switch (rnd() % 4) {
+		case 0: put_info("release=6.1\n"); break;
+		case 1: put_text_frame(EL_FRAME_KIND_KSYMS, "ffffffff81000000 T _text\n", 25); break;
+		case 2: put_report(i & 1 ? EL_REPORT_RUN : EL_REPORT_BOOT); break;
+		default: {
+			const char *s = pieces[rnd() % (sizeof(pieces) / sizeof(pieces[0]))];
+			size_t len = strcmp(s, "\xff\x00z") ? strlen(s) : 3;
+
+			memcpy(text + text_len, s, len);
+			text_len += len;
+		}
+		}
+	}
+	if (rnd() % 2)
+		put_exit(rnd() % 3);
+	if (rnd() % 4 == 0 && text_len > 3)
+		text_len -= rnd() % 3; /* cut the end */
+}
+
+Test(frame_split, chunked_stream_splits_as_frame_decode_reads_it)
+{
+	rnd_state = 1;
+	for (unsigned round = 0; round < 3000; round++) {
+		struct frame_scan whole, parts;
+		struct frame_split fs;
+		struct sink con = {0};
+		size_t pos = 0;
+
+		random_stream();
+		cr_assert_eq(frame_decode(text, text_len, &whole), 0);
+		frame_split_init(&fs, sink_put, &con);
+		while (pos < text_len) {
+			size_t n = 1 + rnd() % (round % 2 ? 3 : 300);
+
+			if (n > text_len - pos)
+				n = text_len - pos;
+			frame_split_put(&fs, text + pos, n);
+			pos += n;
+		}
+		frame_split_finish(&fs);
+		cr_assert_not(fs.overflow);
+		cr_assert_eq(frame_decode(fs.frames, fs.frames_len, &parts), 0);
+		cr_assert_eq(parts.console_len, 0, "round %u: the frames text holds no console", round);
+		cr_assert_eq(con.len, whole.console_len, "round %u", round);
+		cr_assert(!memcmp(con.buf ? con.buf : "", whole.console, con.len), "round %u", round);
+		cr_assert_eq(parts.bad, whole.bad, "round %u: %s / %s", round, parts.err, whole.err);
+		cr_assert_eq(parts.nr_frames, whole.nr_frames, "round %u", round);
+		cr_assert_eq(parts.nr_reports, whole.nr_reports, "round %u", round);
+		cr_assert_eq(parts.exit_value, whole.exit_value, "round %u", round);
+		cr_assert_eq(parts.info_len, whole.info_len, "round %u", round);
+		cr_assert_eq(parts.ksyms_len, whole.ksyms_len, "round %u", round);
+		for (unsigned k = 0; k < FRAME_KINDS; k++)
+			cr_assert_eq(parts.count[k], whole.count[k], "round %u", round);
+		frame_scan_free(&whole);
+		frame_scan_free(&parts);
+		frame_split_free(&fs);
+		free(con.buf);
+	}
+}
+
+Test(frame_split, frames_beyond_the_bound_are_counted_not_kept)
+{
+	static char big[EL_FRAME_TEXT_MAX];
+	struct frame_split fs;
+	struct sink con = {0};
+	size_t line, fed = 0, lines = 0;
+
+	memset(big, 'k', sizeof(big));
+	put_text_frame(EL_FRAME_KIND_KSYMS, big, sizeof(big));
+	line = text_len;
+	frame_split_init(&fs, sink_put, &con);
+	while (fed <= FRAME_SPLIT_MAX + 2 * line) {
+		frame_split_put(&fs, text, line);
+		fed += line;
+		lines++;
+	}
+	frame_split_finish(&fs);
+	cr_assert(fs.overflow);
+	cr_assert_not(fs.oom);
+	cr_assert_lt(fs.frames_len, FRAME_SPLIT_MAX);
+	/* Every byte but the newline before each frame, which is the frame's and dropped. */
+	cr_assert_eq(fs.frames_len + fs.frames_dropped, fed - lines);
+	cr_assert_eq(con.len, 0);
+	frame_split_free(&fs);
 }
