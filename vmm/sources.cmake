@@ -4,7 +4,7 @@
 set(EL_VMM_SOURCES
   kvm.c vm.c gpa.c vcpu_boot.c regs_dump.c timeout.c
   cpuid.c cpuid_kvm.c cpuid_spec.c host_info.c
-  pvh_load.c pvh_start.c linux_load.c
+  pvh_load.c pvh_start.c linux_load.c linux_boot.c
   run.c jail.c confine.c confine_rules.c confine_status.c
   exit_loop.c exit_io.c exit_names.c exit_fault.c insn_name.c hostout.c
   dev/console.c dev/exit_port.c dev/hcall.c dev/post.c report_check.c

@@ -12,6 +12,7 @@
 #include "gpa.h"
 
 struct kvm_run;
+struct linux_entry;
 
 struct el_vm {
 	int kvm_fd, vm_fd, vcpu_fd;
@@ -34,5 +35,8 @@ uint64_t vm_tsc_khz(const struct el_vm *vm);
  * before (MSR and CR4 checks depend on it).  -1 with a message in err.
  */
 int vcpu_boot(struct el_vm *vm, uint64_t entry, uint64_t start_info, char *err, size_t errlen);
+
+/* Linux's 64-bit boot protocol entry state (linux_boot.h); -1 with a message in err. */
+int vcpu_boot_long(struct el_vm *vm, const struct linux_entry *e, char *err, size_t errlen);
 
 #endif
