@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "run.h"
+#include "uart.h"
 #include "vm.h"
 
 #include "text_keep.h"
@@ -20,8 +21,7 @@ struct el_console {
 	bool keep_ready;
 	char line[256];     /* -v: output goes to stderr a line at a time */
 	size_t line_len;
-	uint8_t uart[8];    /* 16550 registers as last written */
-	uint8_t divisor[2]; /* DLL, DLM (visible while LCR.DLAB is set) */
+	struct uart16550 uart; /* COM1's registers (uart.h) */
 };
 
 struct el_loop {
