@@ -3,7 +3,9 @@
  * (the first EL_OUTPUT_HEAD and the newest EL_OUTPUT_TAIL bytes,
  * common/output_cap.h) and, with -v, copied to stderr a line at a time
  * with every control byte but \n and \t escaped (\x1b).  The registers are
- * uart.h's 16550A, always idle; its interrupt is wired to nothing.
+ * uart.h's 16550A, always idle.  In Linux mode the bytes go through the
+ * frame split first (linux_mode.c: /init's frames are not console) and the
+ * UART's interrupt is wired to IRQ 4; for our kernel there is no line.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,8 +63,10 @@ void dev_console_io(struct el_loop *l, const struct el_io *io)
 		if (!io->out)
 			io->data[i] = uart_read(u, reg);
 		else if (uart_write(u, reg, io->data[i]))
-			console_put(l, (char)io->data[i]);
+			(l->lx ? linux_com1_tx : console_put)(l, (char)io->data[i]);
 	}
+	if (l->lx)
+		linux_com1_irq(l);
 }
 
 void console_finish(struct el_loop *l)
