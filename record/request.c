@@ -55,7 +55,8 @@ int request_programs(const char *cmd, struct el_run_request *r, struct el_progra
 	const struct el_program_choice c = {
 		.bench = r->bench, .exec = r->exec, .kernel = r->kernel,
 		.args = r->args, .nargs = r->nargs, .iterations = r->iterations,
-		.mem_bytes = r->mem_bytes,
+		.mem_bytes = r->mem_bytes, .guest = r->guest,
+		.events = spec->events, .nr_events = spec->nr_events,
 	};
 	char err[600];
 	int rc = programs_prepare(p, &c, err, sizeof(err));

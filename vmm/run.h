@@ -46,6 +46,8 @@ struct el_run_spec {
 	bool program_output_to_stderr;    /* the program's stdout goes to stderr (--json, -x) */
 	const unsigned char *kernel;      /* guest kernel ELF image (Linux: vmlinux or bzImage) */
 	size_t kernel_len;
+	const char *kernel_file;          /* Linux: the file that boots, for the record; else NULL */
+	const char *kernel_format;        /* Linux: how it boots (linux_kind_names[]); else NULL */
 	const unsigned char *initrd;      /* newc cpio, PVH module 0; NULL = none */
 	size_t initrd_len;
 	const char *init_args;            /* argv[1..] of /init, quoted, after " -- "; NULL = none */
