@@ -139,6 +139,10 @@ void summary_agg_add(struct summary_agg *a, const struct el_cli_run *cli,
 		a->have_boot = true;
 		a->boot = res->boot;
 	}
+	if (res->have_linux && !a->have_linux) {
+		a->have_linux = true;
+		a->linux_info = res->linux_info;
+	}
 	if (res->status == EL_RUN_OK && res->exit_status)
 		a->nonzero_exits++;
 	if (res->have_run) {
