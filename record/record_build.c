@@ -195,7 +195,8 @@ static struct json_object *counted(const struct el_region *r, uint32_t bit, uint
 	return (r->unknown & bit) ? NULL : json_object_new_int64((int64_t)v);
 }
 
-static struct json_object *region_obj(const struct el_run_result *res)
+static struct json_object *region_obj(const struct el_run_spec *spec,
+				      const struct el_run_result *res)
 {
 	const struct el_region *r = &res->run.region;
 	struct json_object *o;
@@ -205,7 +206,9 @@ static struct json_object *region_obj(const struct el_run_result *res)
 	o = json_object_new_object();
 	put(o, "tsc_ticks", json_object_new_int64((int64_t)(r->tsc_end - r->tsc_begin)));
 	put(o, "tsc_khz", json_object_new_int64((int64_t)(r->tsc_khz ? r->tsc_khz : res->tsc_khz)));
-	put(o, "exits", json_object_new_int64((int64_t)res->region_exits));
+	/* The VMM sees a Linux guest's region markers no more than Linux's counts: null. */
+	put(o, "exits", spec->guest == EL_GUEST_LINUX
+				? NULL : json_object_new_int64((int64_t)res->region_exits));
 	/* A field the kernel could not count is null, never 0 (abi.h EL_REGION_UNKNOWN_*). */
 	put(o, "syscalls", counted(r, EL_REGION_UNKNOWN_SYSCALLS, r->syscalls));
 	put(o, "page_faults", counted(r, EL_REGION_UNKNOWN_PAGE_FAULTS, r->page_faults));
@@ -420,7 +423,7 @@ struct json_object *record_build(const struct el_run_request *req, const struct 
 	put(rec, "request", request_obj(req));
 	put(rec, "host", host_info_json(host));
 	put(rec, "guest", guest_obj(spec, res));
-	put(rec, "region", region_obj(res));
+	put(rec, "region", region_obj(spec, res));
 	put(rec, "counters", record_counters_json(req, spec, res));
 	put(rec, "vmm", vmm_obj(spec, res));
 	put(rec, "console", guest_text(res->console, res->console_len, &replaced));
