@@ -6,6 +6,7 @@
  * and at the end the frames are decoded and checked against how the run
  * ended (linux_mode_finish).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -86,9 +87,10 @@ void linux_com1_irq(struct el_loop *l)
 	if (level == lx->irq_level)
 		return;
 	lx->irq_level = level;
-	if (kvm_ioctl(l->vm->vm_fd, KVM_IRQ_LINE, &line) < 0)
-		loop_stop(l, EL_RUN_VMM_ERROR, "cannot set COM1's interrupt (IRQ %u) to %d: %s",
-			  COM1_IRQ, level, kvm_last_error());
+	if (__kvm_ioctl(l->vm->vm_fd, KVM_IRQ_LINE, &line) < 0)
+		loop_stop(l, EL_RUN_VMM_ERROR, "cannot set COM1's interrupt (IRQ %u) to %d: "
+			  "KVM_IRQ_LINE failed: %s (errno %d)", COM1_IRQ, level, strerror(errno),
+			  errno);
 }
 
 void linux_reset(struct el_loop *l, const char *how)
