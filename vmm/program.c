@@ -225,10 +225,12 @@ static int programs_linux(struct el_programs *p, const struct el_program_choice 
 	char why[512];
 	int rc;
 
-	if (c->kernel)
-		snprintf(p->kernel_path, sizeof(p->kernel_path), "%s", c->kernel);
-	else if ((rc = linux_kernel_default(p->kernel_path, sizeof(p->kernel_path), err, errlen)))
+	/* The record names the file absolutely: two kernels' records must tell apart. */
+	if (!c->kernel &&
+	    (rc = linux_kernel_default(p->kernel_path, sizeof(p->kernel_path), err, errlen)))
 		return rc;
+	if (c->kernel && !realpath(c->kernel, p->kernel_path)) /* linux_kernel_map names why */
+		snprintf(p->kernel_path, sizeof(p->kernel_path), "%s", c->kernel);
 	if ((rc = linux_kernel_map(p, p->kernel_path, err, errlen)))
 		return rc;
 	if (linux_parse(p->kernel, p->kernel_len, mem, 0, &p->linux_image, why, sizeof(why)))
