@@ -25,7 +25,7 @@
 #include "status.h"
 
 #ifndef EL_LINUX_BUILD_KERNEL
-#define EL_LINUX_BUILD_KERNEL NULL
+#define EL_LINUX_BUILD_KERNEL ((const char *)0)
 #endif
 
 #define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), (code))
