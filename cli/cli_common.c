@@ -132,6 +132,11 @@ int cli_engine_check(const char *cmd, const struct el_cli_run *cli, bool cpu_giv
 {
 	char err[300];
 
+	if (cli->bochs && cli->req.guest == EL_GUEST_LINUX)
+		return cli_bad(cmd, "run Linux on KVM (drop --engine bochs; without /dev/kvm the "
+			       "nested runner takes it) or under `entrylab trace --guest linux`",
+			       "--guest linux with --engine bochs: the Bochs engine boots our kernel "
+			       "from a GRUB ISO only");
 	if (!cli->bochs) {
 		if (cli->cpu_model)
 			return cli_bad(cmd, "add --engine bochs, or drop --cpu-model (KVM's CPU is "

@@ -21,6 +21,7 @@
 
 #include "cmd_matrix.h"
 #include "nested.h"
+#include "program.h"
 #include "record_out.h"
 #include "report_save.h"
 #include "status.h"
@@ -29,7 +30,7 @@
 static int run_nested(struct matrix *m, struct matrix_dir *d, const char *why,
 		      double boot_timeout_s)
 {
-	char file[PATH_MAX], *done = matrix_done_list(m);
+	char file[PATH_MAX], kernel[PATH_MAX], err[600], *done = matrix_done_list(m);
 	char *argv[8] = {"entrylab", "matrix", "--resume", d->dir, "--done-runs", done};
 	const char *files[3 + EXP_MAX_VARIANTS] = {file, d->plan};
 	unsigned nfiles = 2;
@@ -49,6 +50,23 @@ static int run_nested(struct matrix *m, struct matrix_dir *d, const char *why,
 			seen = seen || !strcmp(files[j], k);
 		if (k && !seen)
 			files[nfiles++] = k;
+	}
+	/*
+	 * Linux variants without kernel = boot the default kernel: the one
+	 * resolved here is sent and named to the inner matrix by
+	 * $ENTRYLAB_LINUX_KERNEL (vmm/program.h), so it boots that very file.
+	 */
+	for (unsigned i = 0; i < m->nv; i++) {
+		if (m->v[i].req.guest != EL_GUEST_LINUX || m->v[i].req.kernel)
+			continue;
+		if ((rc = linux_kernel_default(kernel, sizeof(kernel), err, sizeof(err)))) {
+			fprintf(stderr, "entrylab matrix: %s\n", err);
+			free(done);
+			return rc;
+		}
+		files[nfiles++] = kernel;
+		setenv(EL_LINUX_KERNEL_ENV, kernel, 1);
+		break;
 	}
 	if (m->o.verbose)
 		argv[argc++] = "-v";

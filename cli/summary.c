@@ -40,6 +40,25 @@ static void print_config(FILE *f, const struct el_report *b, const char *append)
 	fprintf(f, "\n");
 }
 
+/* Linux: only what its /init reported (the rest is EL_CONFIG_UNSET). */
+static void print_linux_config(FILE *f, const struct el_report *b)
+{
+	fprintf(f, "  config  ");
+	for (unsigned i = 0; i < EL_CFG_COUNT; i++)
+		if (b->config[i] != EL_CONFIG_UNSET)
+			fprintf(f, " %s=%s", el_config[i].key, config_name(i, b->config[i]));
+	fprintf(f, "\n");
+}
+
+/* What the Linux guest's /init said of Linux (guest.linux). */
+static void print_linux(FILE *f, const struct el_linux_info *li)
+{
+	fprintf(f, "  linux    %s, clocksource %s, vsyscall %s, meltdown: %s\n",
+		li->release[0] ? li->release : "?", li->clocksource[0] ? li->clocksource : "?",
+		li->vsyscall[0] ? li->vsyscall : "?", li->meltdown[0] ? li->meltdown : "?");
+	fprintf(f, "  cmdline  %s\n", li->cmdline);
+}
+
 static void print_cpuid(FILE *f, uint64_t bits)
 {
 	unsigned i;
@@ -108,6 +127,10 @@ void summary_print(FILE *f, const struct el_cli_run *cli, const struct el_host_i
 	if (cli->bochs)
 		/* Bochs: no clock worth reading (its TSC runs at the emulator's pace). */
 		fprintf(f, "  (bochs %s, timings not meaningful)\n", cli->cpu_model);
+	else if (cli->req.guest == EL_GUEST_LINUX)
+		fprintf(f, "  (kvm %s, guest linux %s, boot to /init %.1f ms, wall %.1f ms%s)\n",
+			host->kvm, a->have_linux && a->linux_info.release[0] ? a->linux_info.release
+			: "?", a->boot_ms.mean, a->wall_ms.mean, a->runs > 1 ? ", means" : "");
 	else
 		fprintf(f, "  (kvm %s, boot %.1f ms, wall %.1f ms%s)\n", host->kvm, a->boot_ms.mean,
 			a->wall_ms.mean, a->runs > 1 ? ", means" : "");
@@ -117,7 +140,14 @@ void summary_print(FILE *f, const struct el_cli_run *cli, const struct el_host_i
 	fprintf(f, "  cpu      %s\n", cli->bochs ? cli->cpu_model : cli->req.cpu_spec);
 	if (cli->req.append[0])
 		fprintf(f, "  append   %s\n", cli->req.append);
-	if (a->have_boot) {
+	if (cli->req.guest == EL_GUEST_LINUX) {
+		if (a->have_linux)
+			print_linux(f, &a->linux_info);
+		if (a->have_boot) {
+			print_linux_config(f, &a->boot);
+			print_cpuid(f, a->boot.cpuid);
+		}
+	} else if (a->have_boot) {
 		fprintf(f, "  cr0 0x%llx  cr4 0x%llx  efer 0x%llx%s\n",
 			(unsigned long long)a->boot.cr0, (unsigned long long)a->boot.cr4,
 			(unsigned long long)a->boot.efer, a->runs > 1 ? "  (first run)" : "");

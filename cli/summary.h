@@ -71,6 +71,8 @@ struct summary_agg {
 	int first_exit;
 	char first_detail[512];
 	struct el_report boot;          /* the first boot report: configuration shown once */
+	bool have_linux;                /* --guest linux: what the first /init said of Linux */
+	struct el_linux_info linux_info;
 	/* the scheduler timer over every run (guest.timer in each record) */
 	struct {
 		uint64_t interrupts, late_max_ns, fallbacks, halt_skips;

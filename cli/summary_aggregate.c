@@ -139,6 +139,10 @@ void summary_agg_add(struct summary_agg *a, const struct el_cli_run *cli,
 		a->have_boot = true;
 		a->boot = res->boot;
 	}
+	if (res->have_linux && !a->have_linux) {
+		a->have_linux = true;
+		a->linux_info = res->linux_info;
+	}
 	if (res->status == EL_RUN_OK && res->exit_status)
 		a->nonzero_exits++;
 	if (res->have_run) {
@@ -167,10 +171,15 @@ void summary_agg_add(struct summary_agg *a, const struct el_cli_run *cli,
 		summary_acc_add(&a->elapsed_s, ns / 1e9);
 	}
 	add_value(&a->rows[ROW_TICKS], (double)ticks, iters, ns);
-	add_value(&a->rows[ROW_EXITS], (double)res->region_exits, iters, ns);
-	add_value(&a->rows[ROW_SYSCALLS], (double)g->syscalls, iters, ns);
-	add_value(&a->rows[ROW_FAULTS], (double)g->page_faults, iters, ns);
-	add_value(&a->rows[ROW_INTERRUPTS], (double)g->interrupts, iters, ns);
+	/* What nobody counted stays perf's placeholder, as the record's null (abi.h). */
+	if (cli->req.guest != EL_GUEST_LINUX) /* the VMM sees no markers of a Linux guest */
+		add_value(&a->rows[ROW_EXITS], (double)res->region_exits, iters, ns);
+	if (!(g->unknown & EL_REGION_UNKNOWN_SYSCALLS))
+		add_value(&a->rows[ROW_SYSCALLS], (double)g->syscalls, iters, ns);
+	if (!(g->unknown & EL_REGION_UNKNOWN_PAGE_FAULTS))
+		add_value(&a->rows[ROW_FAULTS], (double)g->page_faults, iters, ns);
+	if (!(g->unknown & EL_REGION_UNKNOWN_INTERRUPTS))
+		add_value(&a->rows[ROW_INTERRUPTS], (double)g->interrupts, iters, ns);
 	a->measured++;
 	add_counters(a, cli, res, ns);
 }

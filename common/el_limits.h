@@ -18,6 +18,13 @@
 /* Files read whole, after their size and ELF header are checked (file_check.h). */
 #define EL_KERNEL_FILE_MAX (64ull << 20)  /* --kernel: the guest kernel is ~2 MiB */
 #define EL_EXEC_FILE_MAX   (256ull << 20) /* --exec: a static program, packed in the initrd */
+/*
+ * --kernel with --guest linux: a vmlinux or bzImage, mapped (never read
+ * whole into the heap) and checked where it lies.  Debian's stripped
+ * vmlinux is 63 MiB; one with its debug symbols ~1 GiB (a bzImage ~10 MiB).
+ * A file past this is refused before it is mapped.
+ */
+#define EL_LINUX_KERNEL_FILE_MAX (2ull << 30)
 
 /*
  * The caps on guest output kept for the record (run's and trace's console,

@@ -29,13 +29,19 @@
  *   tsc=reliable         no TSC watchdog or boot-time TSC checks: no switch
  *                        of clocksource in the middle of a measurement
  *   no_timer_check       no wait for the IO-APIC timer check at boot
+ *   pci=off              no PCI probing: entrylab's VMM has no PCI bus, and its
+ *                        legacy ports answer all ones, so every probe is an
+ *                        exit for nothing: on an AMD CPU the GART aperture
+ *                        search alone reads 8192 config words (33,000 exits;
+ *                        measured 2.0-2.2 s of a 6.6 s boot to /init in the
+ *                        nested runner)
  *   nokaslr              the kernel at its link address every boot, so
  *                        kallsyms and trace attribution are the same each
  *                        time and no layout varies from run to run
  */
 #define LINUX_CMDLINE_BASE                                                                 \
 	"console=ttyS0 loglevel=4 earlyprintk=ttyS0 panic=-1 reboot=t 8250.nr_uarts=1 "    \
-	"tsc=reliable no_timer_check nokaslr"
+	"tsc=reliable no_timer_check pci=off nokaslr"
 
 /*
  * out = LINUX_CMDLINE_BASE, then user_append (may be NULL or "") after a

@@ -151,8 +151,15 @@ static struct json_object *guest_obj(const struct el_run_spec *spec,
 	bool linux_guest = spec->guest == EL_GUEST_LINUX;
 
 	put(g, "kind", json_object_new_string(el_guest_kind_names[spec->guest]));
-	if (linux_guest)
+	if (linux_guest) {
+		struct json_object *k = json_object_new_object();
+
+		put(k, "file", spec->kernel_file ? json_object_new_string(spec->kernel_file) : NULL);
+		put(k, "format", spec->kernel_format ? json_object_new_string(spec->kernel_format)
+						     : NULL);
+		put(g, "kernel", k);
 		put(g, "linux", linux_obj(res));
+	}
 	if (res->have_boot) {
 		put(g, "cpuid", cpuid_bits_obj(b->cpuid));
 		/* Linux shows neither its control registers nor what a knob asked. */
@@ -188,7 +195,8 @@ static struct json_object *counted(const struct el_region *r, uint32_t bit, uint
 	return (r->unknown & bit) ? NULL : json_object_new_int64((int64_t)v);
 }
 
-static struct json_object *region_obj(const struct el_run_result *res)
+static struct json_object *region_obj(const struct el_run_spec *spec,
+				      const struct el_run_result *res)
 {
 	const struct el_region *r = &res->run.region;
 	struct json_object *o;
@@ -198,7 +206,9 @@ static struct json_object *region_obj(const struct el_run_result *res)
 	o = json_object_new_object();
 	put(o, "tsc_ticks", json_object_new_int64((int64_t)(r->tsc_end - r->tsc_begin)));
 	put(o, "tsc_khz", json_object_new_int64((int64_t)(r->tsc_khz ? r->tsc_khz : res->tsc_khz)));
-	put(o, "exits", json_object_new_int64((int64_t)res->region_exits));
+	/* The VMM sees a Linux guest's region markers no more than Linux's counts: null. */
+	put(o, "exits", spec->guest == EL_GUEST_LINUX
+				? NULL : json_object_new_int64((int64_t)res->region_exits));
 	/* A field the kernel could not count is null, never 0 (abi.h EL_REGION_UNKNOWN_*). */
 	put(o, "syscalls", counted(r, EL_REGION_UNKNOWN_SYSCALLS, r->syscalls));
 	put(o, "page_faults", counted(r, EL_REGION_UNKNOWN_PAGE_FAULTS, r->page_faults));
@@ -285,7 +295,54 @@ static struct json_object *jail_obj(const struct el_confine_info *j)
 	return o;
 }
 
-static struct json_object *vmm_obj(const struct el_run_result *res)
+/* Top ports first: most accesses, then the lower port. */
+static int legacy_port_cmp(const void *a, const void *b)
+{
+	const struct el_legacy_port *x = a, *y = b;
+	uint64_t nx = x->reads + x->writes, ny = y->reads + y->writes;
+
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return (int)x->port - (int)y->port;
+}
+
+/*
+ * vmm.legacy_io (Linux only): the ports and MMIO Linux probed where there
+ * is nothing (vmm/dev/legacy.c), all ones read, writes dropped; the
+ * EL_LEGACY_TOP busiest ports by name.
+ */
+#define EL_LEGACY_TOP 5
+static struct json_object *legacy_obj(const struct el_legacy_io *g)
+{
+	struct json_object *o = json_object_new_object(), *ports = json_object_new_array();
+	struct json_object *mmio = json_object_new_object();
+	struct el_legacy_port top[EL_LEGACY_PORTS];
+	unsigned n = g->nr_ports < EL_LEGACY_PORTS ? g->nr_ports : EL_LEGACY_PORTS;
+	char name[16];
+
+	memcpy(top, g->ports, n * sizeof(top[0]));
+	qsort(top, n, sizeof(top[0]), legacy_port_cmp);
+	put(o, "reads", json_object_new_int64((int64_t)g->reads));
+	put(o, "writes", json_object_new_int64((int64_t)g->writes));
+	for (unsigned i = 0; i < n && i < EL_LEGACY_TOP; i++) {
+		struct json_object *p = json_object_new_object();
+
+		snprintf(name, sizeof(name), "0x%x", top[i].port);
+		put(p, "port", json_object_new_string(name));
+		put(p, "reads", json_object_new_int64((int64_t)top[i].reads));
+		put(p, "writes", json_object_new_int64((int64_t)top[i].writes));
+		json_object_array_add(ports, p);
+	}
+	put(o, "ports", ports);
+	put(mmio, "reads", json_object_new_int64((int64_t)g->mmio_reads));
+	put(mmio, "writes", json_object_new_int64((int64_t)g->mmio_writes));
+	put(mmio, "first", g->mmio_reads || g->mmio_writes ? hex(g->mmio_first) : NULL);
+	put(o, "mmio", mmio);
+	return o;
+}
+
+static struct json_object *vmm_obj(const struct el_run_spec *spec,
+				   const struct el_run_result *res)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -298,6 +355,8 @@ static struct json_object *vmm_obj(const struct el_run_result *res)
 			put(io, exit_io_device_name(i), json_object_new_int64((int64_t)res->io_exits[i]));
 		put(o, "io_exits", io);
 	}
+	if (spec->guest == EL_GUEST_LINUX)
+		put(o, "legacy_io", legacy_obj(&res->legacy));
 	put(o, "boot_ms", json_object_new_double(res->boot_ms));
 	put(o, "wall_ms", json_object_new_double(res->wall_ms));
 	put(o, "tsc_khz", json_object_new_int64((int64_t)res->tsc_khz));
@@ -364,9 +423,9 @@ struct json_object *record_build(const struct el_run_request *req, const struct 
 	put(rec, "request", request_obj(req));
 	put(rec, "host", host_info_json(host));
 	put(rec, "guest", guest_obj(spec, res));
-	put(rec, "region", region_obj(res));
+	put(rec, "region", region_obj(spec, res));
 	put(rec, "counters", record_counters_json(req, spec, res));
-	put(rec, "vmm", vmm_obj(res));
+	put(rec, "vmm", vmm_obj(spec, res));
 	put(rec, "console", guest_text(res->console, res->console_len, &replaced));
 	put(rec, "console_info", console_info(res, replaced));
 	put(rec, "time", json_object_new_string(when));

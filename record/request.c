@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linux_cmdline.h"
 #include "request.h"
 #include "status.h"
 
@@ -32,8 +33,23 @@ int request_finish(const char *cmd, struct el_run_request *r, struct el_run_spec
 			cmd);
 		return EL_EXIT_USAGE;
 	}
-	if (request_check_append(r->append))
+	if (r->guest == EL_GUEST_LINUX) {
+		char line[4096];
+
+		/* Linux's knobs pass through; el.* and entrylab-only knobs are refused, named. */
+		if (linux_cmdline_compose(line, sizeof(line), r->append, err, sizeof(err))) {
+			fprintf(stderr, "entrylab %s: %s\n", cmd, err);
+			return EL_EXIT_USAGE;
+		}
+		if (r->strict) {
+			fprintf(stderr, "entrylab %s: --strict checks entrylab's knobs against what our "
+				"kernel set up; Linux's own configuration is in the record "
+				"(guest.config, guest.linux): drop --strict with --guest linux\n", cmd);
+			return EL_EXIT_USAGE;
+		}
+	} else if (request_check_append(r->append)) {
 		return EL_EXIT_USAGE;
+	}
 	if (events_parse(r->events, &r->ev, err, sizeof(err))) {
 		fprintf(stderr, "entrylab %s: %s\n", cmd, err);
 		return EL_EXIT_USAGE;
@@ -55,7 +71,8 @@ int request_programs(const char *cmd, struct el_run_request *r, struct el_progra
 	const struct el_program_choice c = {
 		.bench = r->bench, .exec = r->exec, .kernel = r->kernel,
 		.args = r->args, .nargs = r->nargs, .iterations = r->iterations,
-		.mem_bytes = r->mem_bytes,
+		.mem_bytes = r->mem_bytes, .guest = r->guest,
+		.events = spec->events, .nr_events = spec->nr_events,
 	};
 	char err[600];
 	int rc = programs_prepare(p, &c, err, sizeof(err));

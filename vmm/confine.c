@@ -161,7 +161,7 @@ int confine_apply(const struct el_vm *vm, int keep_fd, struct el_confine_info *i
 		goto fail;
 	snprintf(info->seccomp, sizeof(info->seccomp), "%s", filter ? "filter" : "disabled");
 	snprintf(info->output, sizeof(info->output), "%s", hostout_backend());
-	if (filter && confine_seccomp_load(&info->syscalls_allowed, err, errlen))
+	if (filter && confine_seccomp_load(&info->syscalls_allowed, vm->flags & EL_VM_LINUX, err, errlen))
 		goto fail;
 	confine_read_back(status_fd, info);
 	if (status_fd >= 0)

@@ -46,8 +46,11 @@ struct el_confine_info {
 int confine_apply(const struct el_vm *vm, int keep_fd, struct el_confine_info *info, char *err,
 		  size_t errlen);
 
-/* The allow-list (confine_rules.c): installs it; 0 or -1 with err. */
-int confine_seccomp_load(unsigned *nr_allowed, char *err, size_t errlen);
+/*
+ * The allow-list (confine_rules.c): installs it; 0 or -1 with err.
+ * linux_mode: also KVM_IRQ_LINE (COM1's interrupt, vm.h EL_VM_LINUX).
+ */
+int confine_seccomp_load(unsigned *nr_allowed, bool linux_mode, char *err, size_t errlen);
 
 /* The SIGSYS trap: set by the handler in the child, read by the parent (shared page). */
 struct el_confine_violation {

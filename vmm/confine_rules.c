@@ -60,6 +60,11 @@ static const unsigned long confine_ioctls[] = {
 	KVM_GET_LAPIC,
 };
 
+/* Linux mode only: COM1's interrupt line (linux_mode.c), on the VM fd. */
+static const unsigned long confine_ioctls_linux[] = {
+	KVM_IRQ_LINE,
+};
+
 static const int confine_fcntls[] = {F_GETFL, F_SETFL};
 
 static int rule_name(scmp_filter_ctx ctx, const char *name, unsigned argc,
@@ -95,17 +100,30 @@ static int rules_memory(scmp_filter_ctx ctx, unsigned *n, char *err, size_t errl
 	return 0;
 }
 
-/* ioctl by request number; tgkill only to this process (abort()). */
-static int rules_restricted(scmp_filter_ctx ctx, unsigned *n, char *err, size_t errlen)
+static int rules_ioctls(scmp_filter_ctx ctx, const unsigned long *reqs, size_t n, char *err,
+			size_t errlen)
 {
-	struct scmp_arg_cmp self = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid());
-
-	for (size_t i = 0; i < sizeof(confine_ioctls) / sizeof(confine_ioctls[0]); i++) {
-		struct scmp_arg_cmp req = SCMP_A1(SCMP_CMP_EQ, confine_ioctls[i]);
+	for (size_t i = 0; i < n; i++) {
+		struct scmp_arg_cmp req = SCMP_A1(SCMP_CMP_EQ, reqs[i]);
 
 		if (rule_name(ctx, "ioctl", 1, &req, err, errlen))
 			return -1;
 	}
+	return 0;
+}
+
+/* ioctl by request number; tgkill only to this process (abort()). */
+static int rules_restricted(scmp_filter_ctx ctx, bool linux_mode, unsigned *n, char *err,
+			    size_t errlen)
+{
+	struct scmp_arg_cmp self = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid());
+
+	if (rules_ioctls(ctx, confine_ioctls, sizeof(confine_ioctls) / sizeof(confine_ioctls[0]),
+			 err, errlen) ||
+	    (linux_mode && rules_ioctls(ctx, confine_ioctls_linux,
+					sizeof(confine_ioctls_linux) / sizeof(confine_ioctls_linux[0]),
+					err, errlen)))
+		return -1;
 	if (rule_name(ctx, "tgkill", 1, &self, err, errlen))
 		return -1;
 	/* hostout makes a stalled stdout O_NONBLOCK: F_GETFL/F_SETFL only */
@@ -119,7 +137,7 @@ static int rules_restricted(scmp_filter_ctx ctx, unsigned *n, char *err, size_t 
 	return 0;
 }
 
-int confine_seccomp_load(unsigned *nr_allowed, char *err, size_t errlen)
+int confine_seccomp_load(unsigned *nr_allowed, bool linux_mode, char *err, size_t errlen)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_TRAP);
 	unsigned n = 0;
@@ -134,7 +152,7 @@ int confine_seccomp_load(unsigned *nr_allowed, char *err, size_t errlen)
 	for (size_t i = 0; i < sizeof(confine_plain) / sizeof(confine_plain[0]); i++, n++)
 		if (rule_name(ctx, confine_plain[i], 0, NULL, err, errlen))
 			goto fail;
-	if (rules_memory(ctx, &n, err, errlen) || rules_restricted(ctx, &n, err, errlen))
+	if (rules_memory(ctx, &n, err, errlen) || rules_restricted(ctx, linux_mode, &n, err, errlen))
 		goto fail;
 	rc = seccomp_load(ctx);
 	if (rc < 0) {

@@ -60,6 +60,7 @@ static void exit_unexpected(struct el_loop *l)
 		  kvm_exit_name(reason), reason);
 }
 
+/* Our kernel's exits. */
 static void (*const exit_handlers[])(struct el_loop *) = {
 	[KVM_EXIT_IO] = exit_io,
 	[KVM_EXIT_MMIO] = exit_mmio,
@@ -71,12 +72,30 @@ static void (*const exit_handlers[])(struct el_loop *) = {
 	[KVM_EXIT_SYSTEM_EVENT] = exit_system_event,
 };
 
+/*
+ * Linux's (linux_mode.c): a port or address with nothing behind it is a
+ * probe, answered and counted (dev/legacy.c); a triple fault is Linux
+ * resetting the machine.  The rest as for our kernel.
+ */
+static void (*const linux_handlers[])(struct el_loop *) = {
+	[KVM_EXIT_IO] = exit_io,
+	[KVM_EXIT_MMIO] = exit_mmio_linux,
+	[KVM_EXIT_HLT] = exit_hlt,
+	[KVM_EXIT_SHUTDOWN] = exit_shutdown_linux,
+	[KVM_EXIT_FAIL_ENTRY] = exit_fail_entry,
+	[KVM_EXIT_INTERNAL_ERROR] = exit_internal_error,
+	[KVM_EXIT_INTR] = exit_intr,
+	[KVM_EXIT_SYSTEM_EVENT] = exit_system_event,
+};
+
 void exit_dispatch(struct el_loop *l)
 {
 	uint32_t reason = l->vm->run->exit_reason;
 	void (*fn)(struct el_loop *) = NULL;
 
-	if (reason < sizeof(exit_handlers) / sizeof(exit_handlers[0]))
+	if (l->lx && reason < sizeof(linux_handlers) / sizeof(linux_handlers[0]))
+		fn = linux_handlers[reason];
+	else if (!l->lx && reason < sizeof(exit_handlers) / sizeof(exit_handlers[0]))
 		fn = exit_handlers[reason];
 	(fn ? fn : exit_unexpected)(l);
 }

@@ -2,9 +2,16 @@
  * The programs of one boot (program.h): benchmark or --exec binary, its
  * arguments with -n substituted, the initrd around it, the kernel image.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "blobs.h"
 #include "el_limits.h"
@@ -12,8 +19,14 @@
 #include "gpa.h"
 #include "pvh_load.h"
 #include "initrd.h"
+#include "initrd_linux.h"
+#include "linux_load.h"
 #include "program.h"
 #include "status.h"
+
+#ifndef EL_LINUX_BUILD_KERNEL
+#define EL_LINUX_BUILD_KERNEL ((const char *)0)
+#endif
 
 #define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), (code))
 
@@ -113,6 +126,133 @@ static int program_kernel(struct el_programs *p, const struct el_program_choice 
 	return 0;
 }
 
+int linux_kernel_default(char *out, size_t outlen, char *err, size_t errlen)
+{
+	const char *env = getenv(EL_LINUX_KERNEL_ENV), *dir = getenv("ENTRYLAB_NESTED_DIR");
+	char path[PATH_MAX], real[PATH_MAX];
+	const char *from;
+
+	if (env && *env) {
+		snprintf(path, sizeof(path), "%s", env);
+		from = "$" EL_LINUX_KERNEL_ENV;
+	} else if (dir && *dir) {
+		snprintf(path, sizeof(path), "%s/kernel", dir);
+		from = "the nested runner's ($ENTRYLAB_NESTED_DIR)";
+	} else if (EL_LINUX_BUILD_KERNEL) {
+		snprintf(path, sizeof(path), "%s", EL_LINUX_BUILD_KERNEL);
+		from = "the nested runner's, this build's";
+	} else {
+		return ERR(EL_EXIT_UNSUPPORTED, "--guest linux: no --kernel given, and this build "
+			   "has no default Linux kernel (configured with -DENTRYLAB_NESTED=OFF); "
+			   "give --kernel FILE (a vmlinux or bzImage) or set " EL_LINUX_KERNEL_ENV);
+	}
+	if (!realpath(path, real))
+		return ERR(EL_EXIT_UNSUPPORTED, "--guest linux: no --kernel given, and the default "
+			   "Linux kernel (%s) %s: %s; %s, or give --kernel FILE (a vmlinux or "
+			   "bzImage)", from, path, strerror(errno), env && *env
+			   ? "point " EL_LINUX_KERNEL_ENV " at a kernel file"
+			   : "run harness/nested/fetch-kernel.sh build/nested/cache and rebuild "
+			     "(harness/bootstrap.sh does both)");
+	if (strlen(real) >= outlen)
+		return ERR(EL_EXIT_UNSUPPORTED, "--guest linux: the default kernel's path %s is too "
+			   "long; give --kernel FILE", real);
+	memcpy(out, real, strlen(real) + 1);
+	return 0;
+}
+
+/* A Linux kernel file mapped read-only: no copy of a 63 MiB vmlinux in the heap. */
+static int linux_kernel_map(struct el_programs *p, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	void *m;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return ERR(EL_EXIT_USAGE, "--kernel: cannot read %s: %s; give the path of a "
+			   "readable vmlinux or bzImage", path, strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return ERR(EL_EXIT_USAGE, "--kernel: %s is not a regular file; give a vmlinux or "
+			   "bzImage", path);
+	}
+	if ((uint64_t)st.st_size > EL_LINUX_KERNEL_FILE_MAX || st.st_size == 0) {
+		close(fd);
+		return ERR(EL_EXIT_USAGE, "--kernel %s: %" PRIu64 " bytes: %s", path,
+			   (uint64_t)st.st_size, st.st_size ? "more than the limit for a Linux kernel "
+			   "file (common/el_limits.h); strip it (objcopy --strip-debug)"
+			   : "an empty file is not a kernel");
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return ERR(EL_EXIT_VMM, "--kernel %s: cannot map it: %s", path, strerror(errno));
+	p->kernel_map = m;
+	p->kernel_map_len = (size_t)st.st_size;
+	p->kernel = m;
+	p->kernel_len = (size_t)st.st_size;
+	return 0;
+}
+
+/* /init's conf (linux_init.h): the raw counters, as our kernel's el.events has them. */
+static int linux_conf(struct el_programs *p, const struct el_program_choice *c, char *err,
+		      size_t errlen)
+{
+	size_t used = 0;
+
+	p->linux_conf[0] = '\0';
+	for (unsigned i = 0; i < c->nr_events; i++) {
+		int n = snprintf(p->linux_conf + used, sizeof(p->linux_conf) - used, "%s0x%" PRIx64,
+				 i ? "," : "events=", c->events[i]);
+
+		if (n < 0 || (size_t)n >= sizeof(p->linux_conf) - used - 1)
+			return ERR(EL_EXIT_USAGE, "-e: too many events for the Linux /init's conf");
+		used += (size_t)n;
+	}
+	if (used)
+		memcpy(p->linux_conf + used, "\n", 2);
+	return 0;
+}
+
+/*
+ * --guest linux: the kernel (--kernel or the default) mapped and checked,
+ * the program and its arguments into /init's initrd, then the kernel
+ * checked again with that initrd against -m.
+ */
+static int programs_linux(struct el_programs *p, const struct el_program_choice *c, char *err,
+			  size_t errlen)
+{
+	uint64_t mem = c->mem_bytes ? c->mem_bytes : EL_MEM_MIN;
+	char why[512];
+	int rc;
+
+	/* The record names the file absolutely: two kernels' records must tell apart. */
+	if (!c->kernel &&
+	    (rc = linux_kernel_default(p->kernel_path, sizeof(p->kernel_path), err, errlen)))
+		return rc;
+	if (c->kernel && !realpath(c->kernel, p->kernel_path)) /* linux_kernel_map names why */
+		snprintf(p->kernel_path, sizeof(p->kernel_path), "%s", c->kernel);
+	if ((rc = linux_kernel_map(p, p->kernel_path, err, errlen)))
+		return rc;
+	if (linux_parse(p->kernel, p->kernel_len, mem, 0, &p->linux_image, why, sizeof(why)))
+		return ERR(EL_EXIT_USAGE, "--kernel %s: %s", p->kernel_path, why);
+	if (c->bench || c->exec) {
+		if ((rc = program_image(p, c, err, errlen)) || (rc = program_args(p, c, err, errlen)))
+			return rc;
+	} else if (c->iterations) {
+		return ERR(EL_EXIT_USAGE, "-n needs a benchmark; `entrylab list benches`");
+	}
+	if ((rc = linux_conf(p, c, err, errlen)))
+		return rc;
+	if (initrd_build_linux(&p->initrd, entrylab_linux_init,
+			       (size_t)(entrylab_linux_init_end - entrylab_linux_init), p->image,
+			       p->image_len, p->argv, p->argc, p->linux_conf))
+		return ERR(EL_EXIT_VMM, "cannot build the Linux initrd: %s", p->initrd.error);
+	if (linux_parse(p->kernel, p->kernel_len, mem, p->initrd.len, &p->linux_image, why,
+			sizeof(why)))
+		return ERR(EL_EXIT_USAGE, "--kernel %s: %s", p->kernel_path, why);
+	return 0;
+}
+
 int programs_prepare(struct el_programs *p, const struct el_program_choice *c, char *err,
 		     size_t errlen)
 {
@@ -121,6 +261,8 @@ int programs_prepare(struct el_programs *p, const struct el_program_choice *c, c
 
 	memset(p, 0, sizeof(*p));
 	el_cpio_init(&p->initrd);
+	if (c->guest == EL_GUEST_LINUX)
+		return programs_linux(p, c, err, errlen);
 	if (c->kernel) {
 		if ((rc = program_kernel(p, c, err, errlen)))
 			return rc;
@@ -145,11 +287,16 @@ int programs_prepare(struct el_programs *p, const struct el_program_choice *c, c
 
 void programs_spec(const struct el_programs *p, struct el_run_spec *spec)
 {
+	bool linux_guest = p->kernel_map != NULL;
+
 	spec->kernel = p->kernel;
 	spec->kernel_len = p->kernel_len;
-	spec->initrd = p->image ? p->initrd.buf : NULL;
-	spec->initrd_len = p->image ? p->initrd.len : 0;
-	spec->init_args = p->image ? p->args_quoted : NULL;
+	/* A Linux guest always has its /init's initrd; the program's arguments are in it. */
+	spec->initrd = p->image || linux_guest ? p->initrd.buf : NULL;
+	spec->initrd_len = p->image || linux_guest ? p->initrd.len : 0;
+	spec->init_args = p->image && !linux_guest ? p->args_quoted : NULL;
+	spec->kernel_file = linux_guest ? p->kernel_path : NULL;
+	spec->kernel_format = linux_guest ? linux_kind_names[p->linux_image.kind] : NULL;
 }
 
 void programs_free(struct el_programs *p)
@@ -157,6 +304,9 @@ void programs_free(struct el_programs *p)
 	el_cpio_free(&p->initrd);
 	free(p->exec_owned);
 	free(p->kernel_owned);
+	if (p->kernel_map)
+		munmap(p->kernel_map, p->kernel_map_len);
+	p->kernel_map = NULL;
 	p->exec_owned = p->kernel_owned = NULL;
 	p->image = p->kernel = NULL;
 }

@@ -13,6 +13,7 @@
 
 #include "bench.h"
 #include "cpio.h"
+#include "linux_load.h"
 #include "run.h"
 
 #define EL_PROGRAM_MAX_ARGS 62
@@ -26,7 +27,20 @@ struct el_program_choice {
 	int nargs;
 	uint64_t iterations; /* -n: replaces the benchmark's iteration argument; 0 = none */
 	uint64_t mem_bytes;  /* -m: the RAM --kernel must fit in; 0 = EL_MEM_MIN */
+	enum el_guest_kind guest;  /* --guest: linux packs the initrd as linux_init.h says */
+	const uint64_t *events;    /* Linux: the raw event configs for /init's conf (events=) */
+	unsigned nr_events;
 };
+
+/*
+ * The Linux kernel a run boots without --kernel: $ENTRYLAB_LINUX_KERNEL,
+ * else the nested runner's kernel (Debian's, harness/nested/fetch-kernel.sh):
+ * $ENTRYLAB_NESTED_DIR/kernel, else this build's nested/kernel.  The path,
+ * made absolute (realpath), in out; 0, or EL_EXIT_UNSUPPORTED with the
+ * problem and the fix in err.
+ */
+#define EL_LINUX_KERNEL_ENV "ENTRYLAB_LINUX_KERNEL"
+int linux_kernel_default(char *out, size_t outlen, char *err, size_t errlen);
 
 struct el_programs {
 	const struct el_bench *bench;       /* the benchmark, NULL for --exec or boot only */
@@ -40,8 +54,15 @@ struct el_programs {
 	struct el_bench_iter iter_info;     /* its unit (and pagefault's rounds and size) */
 	struct el_cpio initrd;
 	char args_quoted[3072];             /* argv for the guest command line */
+	/* --guest linux */
+	struct linux_image linux_image;     /* the kernel file as checked (linux_load.h) */
+	char kernel_path[4096];             /* the file that boots: --kernel or the default */
+	char linux_release[65];             /* what the file says its release is ("" unknown) */
+	char linux_conf[256];               /* /init's conf (linux_init.h) */
 	/* owned storage */
 	unsigned char *exec_owned, *kernel_owned;
+	void *kernel_map;                   /* a Linux kernel file, mapped read-only */
+	size_t kernel_map_len;
 	char default_args[256];
 	char iter[24];
 };
@@ -49,9 +70,11 @@ struct el_programs {
 /*
  * Everything about the programs, checked before anything boots: the
  * benchmark exists or --exec names a runnable static binary, -n fits the
- * benchmark, the initrd is built, --kernel is read.  0, or EL_EXIT_USAGE /
- * EL_EXIT_VMM with the problem and its fix in err.  Call programs_free()
- * either way.
+ * benchmark, the initrd is built, --kernel is read.  With --guest linux the
+ * kernel file is mapped, not read, and checked by linux_parse() (kind,
+ * 32-bit, truncation, fit in -m with the initrd); the initrd is /init's
+ * (linux_init.h).  0, or EL_EXIT_USAGE / EL_EXIT_UNSUPPORTED / EL_EXIT_VMM
+ * with the problem and its fix in err.  Call programs_free() either way.
  */
 int programs_prepare(struct el_programs *p, const struct el_program_choice *c, char *err,
 		     size_t errlen);

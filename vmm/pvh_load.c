@@ -4,6 +4,7 @@
  * offset and size is checked before anything is copied.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -127,10 +128,12 @@ static int note_scan(Elf *elf, const GElf_Phdr *ph, uint64_t *entry, char *err, 
 	return 0;
 }
 
-static int entry_find(Elf *elf, struct pvh_image *img, char *err, size_t errlen)
+/* 0 with *found set (img->entry with it), -1 for a malformed note. */
+static int entry_find(Elf *elf, struct pvh_image *img, bool *found, char *err, size_t errlen)
 {
 	size_t phnum = 0;
 
+	*found = false;
 	elf_getphdrnum(elf, &phnum);
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
@@ -139,12 +142,14 @@ static int entry_find(Elf *elf, struct pvh_image *img, char *err, size_t errlen)
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
 			continue;
 		r = note_scan(elf, &ph, &img->entry, err, errlen);
-		if (r)
-			return r < 0 ? -1 : 0;
+		if (r < 0)
+			return -1;
+		if (r) {
+			*found = true;
+			return 0;
+		}
 	}
-	return ERR("no PVH entry note (ELF note \"Xen\", type %u XEN_ELFNOTE_PHYS32_ENTRY, in a "
-		   "PT_NOTE segment): build the kernel with its PVH note",
-		   PVH_NOTE_PHYS32_ENTRY);
+	return 0;
 }
 
 static int entry_check(const struct pvh_image *img, char *err, size_t errlen)
@@ -159,13 +164,14 @@ static int entry_check(const struct pvh_image *img, char *err, size_t errlen)
 		   img->entry);
 }
 
-int pvh_parse(const void *image, size_t len, const struct el_mem *mem, struct pvh_image *img,
-	      char *err, size_t errlen)
+int pvh_parse_any(const void *image, size_t len, const struct el_mem *mem,
+		  struct pvh_image *img, bool *has_note, char *err, size_t errlen)
 {
 	Elf *elf;
 	int ret;
 
 	memset(img, 0, sizeof(*img));
+	*has_note = false;
 	elf = host_elf_open(image, len, err, errlen);
 	if (!elf)
 		return -1;
@@ -173,11 +179,40 @@ int pvh_parse(const void *image, size_t len, const struct el_mem *mem, struct pv
 	if (!ret)
 		ret = segments_collect(elf, len, mem, img, err, errlen);
 	if (!ret)
-		ret = entry_find(elf, img, err, errlen);
-	if (!ret)
+		ret = entry_find(elf, img, has_note, err, errlen);
+	if (!ret && *has_note)
 		ret = entry_check(img, err, errlen);
 	elf_end(elf);
 	return ret;
+}
+
+int pvh_parse(const void *image, size_t len, const struct el_mem *mem, struct pvh_image *img,
+	      char *err, size_t errlen)
+{
+	bool note;
+
+	if (pvh_parse_any(image, len, mem, img, &note, err, errlen))
+		return -1;
+	if (!note)
+		return ERR("no PVH entry note (ELF note \"Xen\", type %u XEN_ELFNOTE_PHYS32_ENTRY, "
+			   "in a PT_NOTE segment): build the kernel with its PVH note",
+			   PVH_NOTE_PHYS32_ENTRY);
+	return 0;
+}
+
+int pvh_copy(const void *image, struct el_mem *mem, const struct pvh_image *img, char *err,
+	     size_t errlen)
+{
+	for (unsigned i = 0; i < img->nr_segments; i++) {
+		const struct pvh_segment *s = &img->seg[i];
+		uint8_t *dst = el_mem_gpa(mem, s->paddr, s->memsz);
+
+		if (!dst) /* the parse checked it; keep the translator the only path */
+			return ERR("segment at 0x%" PRIx64 " vanished from RAM", s->paddr);
+		memcpy(dst, (const uint8_t *)image + s->offset, s->filesz);
+		memset(dst + s->filesz, 0, s->memsz - s->filesz);
+	}
+	return 0;
 }
 
 int pvh_load(const void *image, size_t len, struct el_mem *mem, struct pvh_image *img,
@@ -185,14 +220,5 @@ int pvh_load(const void *image, size_t len, struct el_mem *mem, struct pvh_image
 {
 	if (pvh_parse(image, len, mem, img, err, errlen))
 		return -1;
-	for (unsigned i = 0; i < img->nr_segments; i++) {
-		const struct pvh_segment *s = &img->seg[i];
-		uint8_t *dst = el_mem_gpa(mem, s->paddr, s->memsz);
-
-		if (!dst) /* pvh_parse() checked it; keep the translator the only path */
-			return ERR("segment at 0x%" PRIx64 " vanished from RAM", s->paddr);
-		memcpy(dst, (const uint8_t *)image + s->offset, s->filesz);
-		memset(dst + s->filesz, 0, s->memsz - s->filesz);
-	}
-	return 0;
+	return pvh_copy(image, mem, img, err, errlen);
 }

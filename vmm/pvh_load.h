@@ -7,6 +7,7 @@
 #ifndef EL_PVH_LOAD_H
 #define EL_PVH_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,18 @@ struct pvh_image {
  */
 int pvh_parse(const void *elf, size_t len, const struct el_mem *mem, struct pvh_image *img,
 	      char *err, size_t errlen);
+
+/*
+ * pvh_parse() with the PVH note optional: *has_note says whether there is
+ * one (img->entry is then its entry, else 0).  A Linux vmlinux without the
+ * note boots by Linux's 64-bit boot protocol instead (linux_load.h).
+ */
+int pvh_parse_any(const void *elf, size_t len, const struct el_mem *mem,
+		  struct pvh_image *img, bool *has_note, char *err, size_t errlen);
+
+/* Copies the parsed segments into guest memory and zeroes their bss. */
+int pvh_copy(const void *elf, struct el_mem *mem, const struct pvh_image *img, char *err,
+	     size_t errlen);
 
 /* pvh_parse(), then copy the segments into guest memory and zero their bss. */
 int pvh_load(const void *elf, size_t len, struct el_mem *mem, struct pvh_image *img,

@@ -2,6 +2,9 @@
  * el_vm_run(): one boot of the guest, start to end.  Set-up reads as a
  * checklist (VM, CPUID, kernel, start_info, vCPU state, pinning, timeout);
  * the first step that fails ends the run with its status and message.
+ * A Linux guest (spec->guest) gets its devices with the VM (the PIT, COM1's
+ * interrupt: vm.h EL_VM_LINUX), its kernel by run_boot_linux(), the loop's
+ * Linux mode (exit.h, linux_mode.c), and its result from /init's frames.
  */
 #include <errno.h>
 #include <sched.h>
@@ -15,6 +18,9 @@
 #include "exit.h"
 #include "hostout.h"
 #include "kvm.h"
+#include "linux_boot.h"
+#include "linux_cmdline.h"
+#include "linux_load.h"
 #include "pvh_load.h"
 #include "pvh_start.h"
 #include "regs_dump.h"
@@ -23,6 +29,7 @@
 struct run_ctx {
 	struct el_loop loop;
 	struct el_vm vm;
+	struct el_linux_mode lx; /* --guest linux only */
 	struct el_timeout timeout;
 	cpu_set_t old_affinity;
 	bool pinned;
@@ -105,6 +112,54 @@ static int run_boot_image(struct run_ctx *c)
 	if (!si)
 		return run_fail(c, EL_RUN_VMM_ERROR);
 	if (vcpu_boot(&c->vm, img.entry, si, c->err, sizeof(c->err)))
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	return 0;
+}
+
+/*
+ * A Linux kernel (linux_load.h): loaded as the CLI checked it, the command
+ * line composed (common/linux_cmdline.h: the base, then the user's
+ * --append), then its PVH entry (start_info, module 0 the initrd) or
+ * Linux's 64-bit boot protocol (linux_boot.h).  The program, its arguments
+ * and the events are in the initrd (linux_init.h), not on the command line.
+ */
+static int run_boot_linux(struct run_ctx *c)
+{
+	const struct el_run_spec *spec = c->loop.spec;
+	struct linux_image li;
+	struct linux_entry e;
+	char why[400];
+	uint64_t si;
+
+	if (!spec->kernel || !spec->kernel_len) {
+		snprintf(c->err, sizeof(c->err), "no Linux kernel image to boot");
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	}
+	if (linux_parse(spec->kernel, spec->kernel_len, spec->mem_bytes, spec->initrd_len, &li,
+			why, sizeof(why)) ||
+	    linux_load(spec->kernel, spec->kernel_len, &li, &c->vm.mem, why, sizeof(why))) {
+		snprintf(c->err, sizeof(c->err), "cannot load the Linux kernel: %s", why);
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	}
+	if (linux_cmdline_compose(c->cmdline, sizeof(c->cmdline), spec->append, c->err,
+				  sizeof(c->err)))
+		return run_fail(c, EL_RUN_UNSUPPORTED);
+	if (strlen(c->cmdline) + 1 > li.cmdline_max) {
+		snprintf(c->err, sizeof(c->err), "the Linux command line is %zu bytes; this kernel "
+			 "takes at most %u: shorten --append", strlen(c->cmdline),
+			 li.cmdline_max - 1);
+		return run_fail(c, EL_RUN_UNSUPPORTED);
+	}
+	if (li.kind == LINUX_PVH) {
+		si = pvh_start_build(&c->vm.mem, c->cmdline, li.hi, spec->initrd, spec->initrd_len,
+				     c->err, sizeof(c->err));
+		if (!si || vcpu_boot(&c->vm, li.entry, si, c->err, sizeof(c->err)))
+			return run_fail(c, EL_RUN_VMM_ERROR);
+		return 0;
+	}
+	if (linux_boot_build(&c->vm.mem, spec->kernel, &li, c->cmdline, spec->initrd,
+			     spec->initrd_len, &e, c->err, sizeof(c->err)) ||
+	    vcpu_boot_long(&c->vm, &e, c->err, sizeof(c->err)))
 		return run_fail(c, EL_RUN_VMM_ERROR);
 	return 0;
 }
@@ -200,11 +255,16 @@ static void run_drain(struct run_ctx *c)
 static int run_setup(struct run_ctx *c)
 {
 	const struct el_run_spec *spec = c->loop.spec;
+	bool linux_guest = spec->guest == EL_GUEST_LINUX;
 
-	if (vm_create(&c->vm, spec->mem_bytes, c->err, sizeof(c->err)))
+	if (linux_guest && linux_mode_init(&c->lx, &c->loop, c->err, sizeof(c->err)))
+		return run_fail(c, EL_RUN_VMM_ERROR);
+	if (vm_create(&c->vm, spec->mem_bytes, linux_guest ? EL_VM_LINUX : 0, c->err,
+		      sizeof(c->err)))
 		return run_fail(c, EL_RUN_VMM_ERROR);
 	c->loop.res->tsc_khz = vm_tsc_khz(&c->vm);
-	if (run_cpuid(c) || run_boot_image(c) || run_pin(c, spec->pin_cpu))
+	if (run_cpuid(c) || (linux_guest ? run_boot_linux(c) : run_boot_image(c)) ||
+	    run_pin(c, spec->pin_cpu))
 		return -1;
 	/* One deadline from VM creation: set-up, the guest and draining its output. */
 	if (spec->timeout_s > 0 &&
@@ -249,6 +309,10 @@ void vm_run_here(const struct el_run_spec *spec, struct el_run_result *res, int 
 		exit_loop_run(&c->loop);
 		if (res->status != EL_RUN_OK)
 			regs_dump(c->vm.vcpu_fd, res->regs, sizeof(res->regs));
+	}
+	if (c->loop.lx) {
+		linux_mode_finish(&c->loop); /* the frames: the run's result */
+		linux_mode_free(&c->lx);
 	}
 	console_finish(&c->loop);
 	run_drain(c); /* the program's output before anything we print next */

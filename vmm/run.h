@@ -44,13 +44,32 @@ struct el_run_spec {
 	int pin_cpu;                      /* --pin; -1 = none */
 	bool verbose;                     /* -v: guest console to stderr as it arrives */
 	bool program_output_to_stderr;    /* the program's stdout goes to stderr (--json, -x) */
-	const unsigned char *kernel;      /* guest kernel ELF image */
+	const unsigned char *kernel;      /* guest kernel ELF image (Linux: vmlinux or bzImage) */
 	size_t kernel_len;
+	const char *kernel_file;          /* Linux: the file that boots, for the record; else NULL */
+	const char *kernel_format;        /* Linux: how it boots (linux_kind_names[]); else NULL */
 	const unsigned char *initrd;      /* newc cpio, PVH module 0; NULL = none */
 	size_t initrd_len;
 	const char *init_args;            /* argv[1..] of /init, quoted, after " -- "; NULL = none */
 	uint64_t events[EL_MAX_COUNTERS]; /* raw event configs for the guest PMU */
 	unsigned nr_events;
+};
+
+/*
+ * Linux mode: what Linux probed where entrylab has nothing (vmm.legacy_io in
+ * the record): port reads answered all ones, writes dropped, both counted,
+ * per port for the first EL_LEGACY_PORTS ports seen; MMIO the same.
+ */
+#define EL_LEGACY_PORTS 64
+struct el_legacy_io {
+	uint64_t reads, writes;           /* port accesses (a string instruction's each) */
+	uint64_t mmio_reads, mmio_writes; /* accesses where there is no RAM and no device */
+	uint64_t mmio_first;              /* the first one's address */
+	unsigned nr_ports;                /* ports[] in use */
+	struct el_legacy_port {
+		uint16_t port;
+		uint64_t reads, writes;
+	} ports[EL_LEGACY_PORTS];
 };
 
 /* Port I/O devices of the VMM (vmm/exit_io.c): COM1, exit port, hypercalls. */
@@ -83,8 +102,9 @@ struct el_run_result {
 	uint64_t exits_total;       /* userspace exits of the whole run */
 	uint64_t io_exits[EL_IO_DEVICES]; /* of those, port I/O per device (exit_io_device_name) */
 	uint64_t region_exits;      /* userspace exits between REGION_BEGIN and REGION_END */
+	struct el_legacy_io legacy; /* Linux mode: what Linux probed where there is nothing */
 	bool region_begun, region_ended;
-	double boot_ms;             /* VM creation to first report */
+	double boot_ms;             /* VM creation to first report (Linux: to /init's BOOT frame) */
 	double wall_ms;             /* VM creation to end */
 	char *console;              /* COM1 as kept (common/output_cap.h; malloc'd, raw bytes) */
 	size_t console_len;

@@ -4,10 +4,12 @@
 set(EL_VMM_SOURCES
   kvm.c vm.c gpa.c vcpu_boot.c regs_dump.c timeout.c
   cpuid.c cpuid_kvm.c cpuid_spec.c host_info.c
-  pvh_load.c pvh_start.c
+  pvh_load.c pvh_start.c linux_load.c linux_boot.c
   run.c jail.c confine.c confine_rules.c confine_status.c
   exit_loop.c exit_io.c exit_names.c exit_fault.c insn_name.c hostout.c
-  dev/console.c dev/exit_port.c dev/hcall.c dev/post.c report_check.c
+  dev/console.c dev/exit_port.c dev/hcall.c dev/post.c dev/legacy.c dev/rtc.c
+  report_check.c
+  uart.c linux_mode.c
   frame_decode.c frame_result.c frame_linux.c frame_split.c
   events.c events_parse.c
   bench.c bench_iter.c program.c initrd.c initrd_linux.c cpio_write.c)

@@ -8,16 +8,22 @@
 #include <string.h>
 
 #include "kvm.h"
+#include "linux_boot.h"
 #include "pvh_start.h"
 #include "vm.h"
 
 #define X86_CR0_PE 0x1ull
 #define X86_CR0_ET 0x10ull
+#define X86_CR0_PG 0x80000000ull
+#define X86_CR4_PAE 0x20ull
+#define X86_EFER_LME 0x100ull
+#define X86_EFER_LMA 0x400ull
 #define X86_RFLAGS_FIXED 0x2ull
 
 #define SEG_TYPE_CODE_RX_ACC 0xb /* execute/read, accessed */
 #define SEG_TYPE_DATA_RW_ACC 0x3 /* read/write, accessed */
 #define SEG_TYPE_TSS32_BUSY 0xb
+#define SEG_TYPE_TSS64_BUSY 0xb /* the same type in long mode means a 64-bit TSS */
 
 /* Writes a firmware would leave behind; everything else keeps KVM's reset value. */
 static const struct {
@@ -110,4 +116,44 @@ int vcpu_boot(struct el_vm *vm, uint64_t entry, uint64_t start_info, char *err, 
 		return -1;
 	}
 	return vcpu_msrs_set(vm, err, errlen);
+}
+
+/*
+ * Linux's 64-bit boot protocol entry (linux_boot.h): long mode, paging on
+ * with the identity tables at e->cr3, CS = __BOOT_CS (64-bit), DS, ES, SS
+ * (and FS, GS) = __BOOT_DS, flat; a busy 64-bit TSS; interrupts off; RSI =
+ * the zero page.  The same boot MSRs as the PVH entry.
+ */
+int vcpu_boot_long(struct el_vm *vm, const struct linux_entry *e, char *err, size_t errlen)
+{
+	struct kvm_regs r = {.rip = e->rip, .rsi = e->rsi, .rsp = e->rsp,
+			     .rflags = X86_RFLAGS_FIXED};
+	struct kvm_segment data = flat_segment(LX_SEL_DATA, SEG_TYPE_DATA_RW_ACC);
+	struct kvm_sregs s;
+
+	if (kvm_ioctl(vm->vcpu_fd, KVM_GET_SREGS, &s) < 0)
+		goto fail;
+	s.cs = flat_segment(LX_SEL_CODE, SEG_TYPE_CODE_RX_ACC);
+	s.cs.l = 1;
+	s.cs.db = 0;
+	s.ds = s.es = s.fs = s.gs = s.ss = data;
+	s.tr = (struct kvm_segment){.base = 0, .limit = 0x67, .selector = LX_SEL_TSS,
+				    .type = SEG_TYPE_TSS64_BUSY, .present = 1};
+	s.gdt.base = e->gdt_base;
+	s.gdt.limit = e->gdt_limit;
+	s.idt.base = 0;
+	s.idt.limit = 0;
+	s.cr0 = X86_CR0_PE | X86_CR0_ET | X86_CR0_PG;
+	s.cr3 = e->cr3;
+	s.cr4 = X86_CR4_PAE;
+	s.cr2 = 0;
+	s.efer = X86_EFER_LME | X86_EFER_LMA;
+	if (kvm_ioctl(vm->vcpu_fd, KVM_SET_SREGS, &s) < 0)
+		goto fail;
+	if (kvm_ioctl(vm->vcpu_fd, KVM_SET_REGS, &r) < 0)
+		goto fail;
+	return vcpu_msrs_set(vm, err, errlen);
+fail:
+	snprintf(err, errlen, "cannot set the vCPU's long-mode entry state: %s", kvm_last_error());
+	return -1;
 }

@@ -38,13 +38,14 @@ static int vm_add_ram(struct el_vm *vm, char *err, size_t errlen)
 	return 0;
 }
 
-int vm_create(struct el_vm *vm, uint64_t mem_bytes, char *err, size_t errlen)
+int vm_create(struct el_vm *vm, uint64_t mem_bytes, unsigned flags, char *err, size_t errlen)
 {
 	int run_size;
 	void *run;
 
 	memset(vm, 0, sizeof(*vm));
 	vm->kvm_fd = vm->vm_fd = vm->vcpu_fd = -1;
+	vm->flags = flags;
 
 	if (el_mem_alloc(&vm->mem, mem_bytes, err, errlen))
 		return -1;
@@ -65,6 +66,16 @@ int vm_create(struct el_vm *vm, uint64_t mem_bytes, char *err, size_t errlen)
 	 */
 	if (kvm_ioctl(vm->vm_fd, KVM_CREATE_IRQCHIP, 0) < 0)
 		return vm_fail(err, errlen, "cannot create the in-kernel interrupt controller");
+	/*
+	 * Linux mode: KVM's PIT on ports 0x40-0x43, its output wired to IRQ 0,
+	 * and port 0x61 (speaker, PIT channel 2's gate and output) in the
+	 * kernel too (KVM_PIT_SPEAKER_DUMMY), so Linux's PIT calibration and
+	 * tick cost no exit to us.  After the irqchip, before the vCPU.
+	 */
+	if ((flags & EL_VM_LINUX) &&
+	    kvm_ioctl(vm->vm_fd, KVM_CREATE_PIT2,
+		      &(struct kvm_pit_config){.flags = KVM_PIT_SPEAKER_DUMMY}) < 0)
+		return vm_fail(err, errlen, "cannot create the in-kernel PIT (i8254)");
 	vm->vcpu_fd = kvm_ioctl(vm->vm_fd, KVM_CREATE_VCPU, 0);
 	if (vm->vcpu_fd < 0)
 		return vm_fail(err, errlen, "cannot create the vCPU");

@@ -25,6 +25,7 @@
 #include "nested.h"
 #include "nested_priv.h"
 #include "nested_wire.h"
+#include "program.h"
 #include "record_nested.h"
 #include "record_out.h"
 #include "status.h"
@@ -137,6 +138,9 @@ int nested_request_encode(struct nested_buf *b, uint64_t nonce, const struct nes
 			put_env(b, *e, getenv(*e));
 	if (test_crash_ok(getenv(NESTED_ENV_TEST_CRASH)))
 		put_env(b, NESTED_ENV_TEST_CRASH, getenv(NESTED_ENV_TEST_CRASH));
+	/* --guest linux's default kernel as the host resolved it (the file is sent too) */
+	if (getenv(EL_LINUX_KERNEL_ENV))
+		put_env(b, EL_LINUX_KERNEL_ENV, getenv(EL_LINUX_KERNEL_ENV));
 	put_env(b, EL_NESTED_ENV_RUNNER, rn->warm ? "warm" : "cold");
 	put_env(b, EL_NESTED_ENV_STARTED, rn->started ? "1" : "0");
 	snprintf(num, sizeof(num), "%.3f", rn->wait_s);

@@ -2,11 +2,15 @@
  * Fuzz target: the exit loop's port dispatch and devices (vmm/exit_io.c,
  * dev/console.c, dev/exit_port.c, dev/hcall.c, dev/post.c) fed recorded
  * exits, without a vCPU: exit_io() reads a struct kvm_run in memory and
- * 1 MiB of guest RAM, as after a KVM_EXIT_IO.  The input is a list of
- * records, each starting with a kind byte:
- *   even: an I/O exit: port (2 bytes), size (1), count (2), direction (1),
+ * 1 MiB of guest RAM, as after a KVM_EXIT_IO.  An input starting with 'L'
+ * runs the loop's Linux mode (vmm/linux_mode.c: the Linux port table, the
+ * legacy probes, the CMOS clock, resets, COM1's frame split, and at the
+ * end /init's frames decoded against how the run ended).  Then a list of
+ * records, each starting with a kind byte (its low two bits):
+ *   0:    an I/O exit: port (2 bytes), size (1), count (2), direction (1),
  *         data_offset (2), then up to size * count bytes of data
- *   odd:  a poke of guest RAM: gpa (4, modulo the RAM), length (2), bytes
+ *   2:    an MMIO exit: address (4), length (1), direction (1), 8 bytes of data
+ *   1, 3: a poke of guest RAM: gpa (4, modulo the RAM), length (2), bytes
  *         (a report or EL_HC_WRITE argument for a later hypercall)
  * until the input ends or a handler stops the run.  A run stopped other
  * than by a clean exit (EL_RUN_OK) must say why; a report that got in must pass hcall_report_check.
@@ -62,6 +66,19 @@ static void io_exit(struct el_loop *l, struct input *in)
 	exit_io(l);
 }
 
+static void mmio_exit(struct el_loop *l, struct input *in)
+{
+	struct kvm_run *run = l->vm->run;
+
+	run->exit_reason = KVM_EXIT_MMIO;
+	run->mmio.phys_addr = take(in, 4);
+	run->mmio.len = (uint32_t)take(in, 1);
+	run->mmio.is_write = take(in, 1) & 1;
+	copy_in(in, run->mmio.data, sizeof(run->mmio.data), sizeof(run->mmio.data));
+	l->res->exits_total++;
+	exit_dispatch(l);
+}
+
 static void poke(struct el_loop *l, struct input *in)
 {
 	uint64_t gpa = take(in, 4) % RAM_SIZE;
@@ -90,11 +107,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	vm.mem.slot[0] = (struct el_mem_slot){.gpa = 0, .size = RAM_SIZE, .hva = ram};
 	clock_gettime(CLOCK_MONOTONIC, &l.t0);
 
+	static struct el_linux_mode lx;
+	bool linux_mode = in.left && *in.p == 'L';
+
+	if (linux_mode) {
+		take(&in, 1);
+		spec.guest = EL_GUEST_LINUX;
+		linux_mode_init(&lx, &l, why, sizeof(why));
+	}
 	while (in.left && !l.stop) {
-		if (take(&in, 1) & 1)
+		unsigned kind = (unsigned)take(&in, 1) & 3;
+
+		if (kind & 1)
 			poke(&l, &in);
+		else if (kind == 2)
+			mmio_exit(&l, &in);
 		else
 			io_exit(&l, &in);
+	}
+	if (linux_mode) {
+		linux_mode_finish(&l);
+		linux_mode_free(&lx);
+		if (res.status != EL_RUN_OK && !res.detail[0])
+			fuzz_fail("Linux mode ended the run without saying why");
+		if (res.legacy.nr_ports > EL_LEGACY_PORTS)
+			fuzz_fail("more legacy ports tracked than the table holds");
 	}
 	if (l.stop && res.status != EL_RUN_OK && !res.detail[0])
 		fuzz_fail("a handler stopped the run without saying why");

@@ -73,7 +73,7 @@ static int filtered_child(void (*fn)(void), struct el_confine_violation *v)
 		char err[256];
 
 		confine_trap_install(shared);
-		if (confine_seccomp_load(&n, err, sizeof(err)))
+		if (confine_seccomp_load(&n, false, err, sizeof(err)))
 			_exit(3);
 		fn();
 		_exit(0);

@@ -1,7 +1,8 @@
 /*
  * The exit port (isa-debug-exit semantics, values as in abi.h): a 32-bit
  * OUT of the user program's status, or EL_EXIT_PANIC + vector when the
- * guest kernel died.
+ * guest kernel died.  In Linux mode entrylab's /init writes it, after the
+ * EXIT frame that says the same (linux_init.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -51,20 +52,42 @@ enum el_run_status exit_value_apply(uint32_t v, struct el_run_result *res)
 	return res->status;
 }
 
-void dev_exit_io(struct el_loop *l, const struct el_io *io)
+/* The port's one shape, a 32-bit OUT: 0 with the value, or -1 having ended the run. */
+static int exit_port_value(struct el_loop *l, const struct el_io *io, uint32_t *v)
 {
-	uint32_t v;
-
 	if (!io->out || io->size != 4 || io->count != 1) {
 		loop_stop(l, EL_RUN_GUEST_BAD_IO,
 			  "KVM_EXIT_IO: %u-byte %s at the exit port 0x%x; it takes one 32-bit OUT",
 			  io->size, io->out ? "OUT" : "IN", io->port);
-		return;
+		return -1;
 	}
-	if (l->stop)
+	*v = (uint32_t)io->data[0] | (uint32_t)io->data[1] << 8 | (uint32_t)io->data[2] << 16 |
+	     (uint32_t)io->data[3] << 24;
+	return 0;
+}
+
+void dev_exit_io(struct el_loop *l, const struct el_io *io)
+{
+	uint32_t v;
+
+	if (exit_port_value(l, io, &v) || l->stop)
 		return;
-	v = (uint32_t)io->data[0] | (uint32_t)io->data[1] << 8 | (uint32_t)io->data[2] << 16 |
-	    (uint32_t)io->data[3] << 24;
 	exit_value_apply(v, l->res);
+	l->stop = true;
+}
+
+/*
+ * Linux mode: /init writes its EXIT frame, then the port.  The value ends
+ * the run; what it means is decided with the frames (linux_mode_finish),
+ * where the two must agree.
+ */
+void dev_exit_linux_io(struct el_loop *l, const struct el_io *io)
+{
+	uint32_t v;
+
+	if (exit_port_value(l, io, &v) || l->stop)
+		return;
+	l->lx->by_port = true;
+	l->lx->exit_value = v;
 	l->stop = true;
 }
