@@ -109,7 +109,7 @@ struct el_trace_linux {
 	char *cached;           /* its lines when it had them (a hit), else NULL */
 	size_t cached_len;
 	struct el_cpio initrd;  /* /init, the program, its arguments and conf (initrd_linux.h) */
-	char kernel_file[4096]; /* the kernel file QEMU reads in place; "": a copy is written */
+	char kernel_file[4096]; /* what QEMU reads in place (spec->kernel_file); "": a copy */
 	char cmdline[4096];     /* linux_cmdline_compose: base, trace knobs, --append */
 };
 

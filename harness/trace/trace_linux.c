@@ -16,7 +16,6 @@
  *   keyed by the kernel file's SHA-256 (trace_ksyms.c) so that the next
  *   trace of the same file needs no KSYMS.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,11 +112,12 @@ int trace_linux_prepare(struct el_trace_job *job)
 				    "note (CONFIG_PVH), the two kinds QEMU's -kernel boots; give "
 				    "its bzImage (arch/x86/boot/bzImage)");
 	prepare_symbols(spec, lx);
-	/* QEMU reads the file itself: no copy of tens of MB (a ',' is kept out of its options). */
-	if (job->req->kernel && !realpath(job->req->kernel, lx->kernel_file))
-		lx->kernel_file[0] = '\0';
-	if (strchr(lx->kernel_file, ','))
-		lx->kernel_file[0] = '\0';
+	/*
+	 * QEMU reads the file itself (--kernel, or the default: programs_prepare
+	 * made it absolute): no copy of tens of MB.  A ',' is kept out of its options.
+	 */
+	if (spec->kernel_file && !strchr(spec->kernel_file, ','))
+		snprintf(lx->kernel_file, sizeof(lx->kernel_file), "%s", spec->kernel_file);
 	if (initrd_build_linux(&lx->initrd, entrylab_linux_init,
 			       (size_t)(entrylab_linux_init_end - entrylab_linux_init), p->image,
 			       p->image_len, p->argv, p->argc, lx->ksyms ? "ksyms=1\n" : NULL)) {

@@ -90,21 +90,9 @@ static struct json_object *trace_record(const struct el_trace_job *job,
 	json_object_object_add(qemu, "wall_ms", json_object_new_double(q->wall_ms));
 	if (q->qemu_err && *q->qemu_err)
 		json_object_object_add(qemu, "stderr", json_object_new_string(q->qemu_err));
-	if (job->lx) {
-		const struct el_trace_linux *lx = job->lx;
-		struct json_object *k = json_object_new_object();
-
-		json_object_object_add(k, "file", job->req->kernel ? json_object_new_string(
-								  job->req->kernel) : NULL);
-		json_object_object_add(k, "format",
-				       json_object_new_string(lx->bzimage ? "bzImage" : "vmlinux"));
-		json_object_object_add(k, "symbols",
-				       json_object_new_string(lx->kernel_symtab ? "vmlinux"
-							      : lx->ksyms ? "kallsyms"
-									  : "cache"));
-		json_object_object_add(qemu, "kernel", k);
-		json_object_object_add(qemu, "append", json_object_new_string(lx->cmdline));
-	}
+	/* A Linux guest's kernel file is guest.kernel (record_build); QEMU's command line here. */
+	if (job->lx)
+		json_object_object_add(qemu, "append", json_object_new_string(job->lx->cmdline));
 	json_object_object_add(rec, "qemu", qemu);
 	/* The vCPU's CPUID is what the guest reported seeing; KVM_GET_CPUID2 has no say. */
 	if (json_object_object_get_ex(rec, "guest", &guest)) {
@@ -172,6 +160,7 @@ struct json_object *trace_once(const struct el_trace_job *job, struct el_run_res
 			       struct el_trace_result *out)
 {
 	struct frame_scan scan = {0};
+	struct json_object *trace;
 	char err[256] = "";
 
 	memset(out, 0, sizeof(*out));
@@ -202,8 +191,12 @@ struct json_object *trace_once(const struct el_trace_job *job, struct el_run_res
 	frame_scan_free(&scan);
 	/* Per iteration means per what the benchmark declared to its region marker. */
 	out->iterations = region_iterations(job, res, out->q.console);
-	return trace_record(job, res, &out->q, out->iterations,
-			    out->have_data ? trace_json(&out->d, &out->t, out->iterations) : NULL);
+	trace = out->have_data ? trace_json(&out->d, &out->t, out->iterations) : NULL;
+	/* Where a Linux kernel's names came from (harness/trace/README.md, "Linux"). */
+	if (trace && job->lx)
+		json_object_object_add(trace, "kernel_symbols", json_object_new_string(
+			job->lx->kernel_symtab ? "vmlinux" : job->lx->ksyms ? "kallsyms" : "cache"));
+	return trace_record(job, res, &out->q, out->iterations, trace);
 }
 
 

@@ -1,11 +1,11 @@
 /*
- * `entrylab trace --guest linux`: Debian's kernel (the nested runner's,
- * Linux 6.1) runs getpid under QEMU TCG with the eltrace plugin, and the
- * window is the loop alone.  Two boots, pti off and on: kernel instructions
- * per getpid in a plausible band (measured outside the product at ~305),
- * Linux's own symbols for its entry code, the record a Linux guest's, and
- * PTI adding kernel instructions to every call where PTI lives.  QEMU only:
- * no /dev/kvm, no nested runner.
+ * `entrylab trace --guest linux`: Debian's kernel (the default: the nested
+ * runner's, Linux 6.1) runs getpid under QEMU TCG with the eltrace plugin,
+ * and the window is the loop alone.  Two boots, pti off and on: kernel
+ * instructions per getpid in a plausible band (measured outside the product
+ * at ~305), Linux's own symbols for its entry code, the record a Linux
+ * guest's, and PTI adding kernel instructions to every call where PTI
+ * lives.  QEMU only: no /dev/kvm, no nested runner.
  *
  * Kernel symbols come from /proc/kallsyms (KSYMS) the first time a kernel
  * file is traced, from the cache after: the cache is the build's
@@ -21,19 +21,17 @@
 
 TestSuite(trace_linux, .timeout = 600);
 
-static const char *linux_kernel(void)
+/* The default Linux kernel (vmm/program.h linux_kernel_default) is there, and QEMU. */
+static void need_linux(void)
 {
 	const char *env = getenv("ENTRYLAB_LINUX_KERNEL");
 
 	if (access("/usr/bin/qemu-system-x86_64", X_OK))
 		cr_skip_test("no qemu-system-x86_64 (harness/bootstrap.sh installs it)");
-	if (env && *env)
-		return env;
-	if (access(EL_BINARY_DIR "/nested/kernel", R_OK))
+	if ((!env || !*env) && access(EL_BINARY_DIR "/nested/kernel", R_OK))
 		cr_skip_test("no Linux kernel: " EL_BINARY_DIR "/nested/kernel is missing (the "
 			     "build fetches Debian's for the nested runner; ENTRYLAB_LINUX_KERNEL "
 			     "names another)");
-	return EL_BINARY_DIR "/nested/kernel";
 }
 
 static double jdouble(struct json_object *o, const char *path)
@@ -64,12 +62,12 @@ static struct json_object *trace_getpid(const char *name, const char *append)
 	char out[200];
 	struct el_proc p;
 	struct json_object *rec;
-	const char *kernel = linux_kernel();
 
+	need_linux();
 	setenv("ENTRYLAB_KSYMS_CACHE", EL_BINARY_DIR "/tests/ksyms-cache", 1);
 	snprintf(out, sizeof(out), "%s", tmp_output(name));
-	entrylab(&p, "trace", "--guest", "linux", "--kernel", kernel, "-o", out, "-a", append,
-		 "-n", "2000", "getpid", NULL);
+	entrylab(&p, "trace", "--guest", "linux", "-o", out, "-a", append, "-n", "2000", "getpid",
+		 NULL);
 	cr_assert_eq(p.status, 0, "exit %d\n%s%s", p.status, p.out, p.err);
 	cr_expect(strstr(p.out, "linux: the window is the loop alone"), "summary:\n%s", p.out);
 	proc_free(&p);
@@ -83,7 +81,7 @@ Test(trace_linux, getpid_on_debian_6_1_and_pti)
 {
 	struct json_object *off = trace_getpid("off.jsonl", ""), *on;
 	double k_off = jdouble(off, "trace.per_iter.kernel"), k_on, u, pti_off, pti_on;
-	const char *syms = jstr(off, "qemu.kernel.symbols");
+	const char *syms = jstr(off, "trace.kernel_symbols");
 
 	/* The record is a Linux guest's, from /init's frames. */
 	cr_expect_str_eq(jstr(off, "guest.kind"), "linux");
@@ -91,6 +89,8 @@ Test(trace_linux, getpid_on_debian_6_1_and_pti)
 		  "no release from INFO");
 	cr_expect_str_eq(jstr(off, "guest.config.pti"), "off");
 	cr_expect_str_eq(jstr(off, "host.kvm"), "tcg");
+	cr_expect(strstr(jstr(off, "guest.kernel.format"), "PVH"), "the default boots by PVH: %s",
+		  jstr(off, "guest.kernel.format"));
 	cr_expect_eq(jdouble(off, "bench.iterations"), 2000, "from the RUN report");
 	cr_expect_eq(jdouble(off, "trace.windows"), 1);
 	cr_expect(syms && (!strcmp(syms, "kallsyms") || !strcmp(syms, "cache")),
@@ -108,7 +108,7 @@ Test(trace_linux, getpid_on_debian_6_1_and_pti)
 	/* PTI: the CR3 switches on entry and exit, in every call. */
 	on = trace_getpid("on.jsonl", "pti=on");
 	cr_expect_str_eq(jstr(on, "guest.config.pti"), "on", "as Linux reports it");
-	cr_expect_str_eq(jstr(on, "qemu.kernel.symbols"), "cache", "the first trace filled it");
+	cr_expect_str_eq(jstr(on, "trace.kernel_symbols"), "cache", "the first trace filled it");
 	k_on = jdouble(on, "trace.per_iter.kernel");
 	pti_off = sym_per_iter(off, "entry_SYSCALL_64") +
 		  sym_per_iter(off, "syscall_return_via_sysret");
