@@ -219,6 +219,8 @@ int symtab_load(struct el_symtab *t, const char *image, const void *elf, size_t 
 void symtab_free(struct el_symtab *t);
 /* The order of a table's symbols (qsort): by address, the best name of equals first. */
 int symtab_cmp(const void *a, const void *b);
+/* Is addr inside the table's executable segments (symbol or not)? */
+bool symtab_covers(const struct el_symtab *t, uint64_t addr);
 /* Symbol containing addr and the offset into it; NULL outside the segments or before the first. */
 const struct el_sym *symtab_lookup(const struct el_symtab *t, uint64_t addr, uint64_t *off);
 
@@ -369,6 +371,13 @@ void trace_linux_free(struct el_trace_linux *lx);
 struct frame_scan;
 void trace_linux_outcome(const struct el_trace_run *q, struct el_run_result *res,
 			 struct frame_scan *scan);
+/*
+ * Linux's vDSO in the trace's user code: its image found inside the vmlinux
+ * (not a bzImage's: compressed), placed where the instructions outside the
+ * program have its bytes.  0 with the table in *t, -1 if not found.
+ */
+int trace_linux_vdso(const struct el_trace_job *job, const struct el_trace_data *d,
+		     const struct el_symtab *prog, struct el_symtab *t);
 /*
  * The kernel's symbols for the trace: the vmlinux symbol table (moved to
  * where INFO ktext says _text is), else the KSYMS frames (and the cache

@@ -39,8 +39,18 @@ void trace_where(const struct el_trace_maps *m, uint64_t vaddr, struct el_trace_
 	for (unsigned i = 0; i < m->n; i++) {
 		const struct el_sym *s;
 
-		if (!m->tabs[i] || !(s = symtab_lookup(m->tabs[i], vaddr, &w->off)))
+		if (!m->tabs[i])
 			continue;
+		if (!(s = symtab_lookup(m->tabs[i], vaddr, &w->off))) {
+			/* A vDSO's static functions have no symbol in its .dynsym: "[vdso]". */
+			if (!strcmp(m->tabs[i]->image, "vdso") && symtab_covers(m->tabs[i], vaddr)) {
+				w->image = "vdso";
+				w->off = 0;
+				snprintf(w->name, sizeof(w->name), "[vdso]");
+				return;
+			}
+			continue;
+		}
 		w->image = m->tabs[i]->image;
 		snprintf(w->name, sizeof(w->name), "%s", s->name);
 		return;

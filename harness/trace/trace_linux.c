@@ -178,6 +178,90 @@ void trace_linux_outcome(const struct el_trace_run *q, struct el_run_result *res
 	}
 }
 
+/*
+ * The vDSO image inside a vmlinux (Linux embeds vdso64.so, an ELF of its
+ * own, in .rodata): the 64-bit ET_DYN image whose symbols include
+ * __vdso_clock_gettime.  NULL if none is found (a bzImage is compressed).
+ */
+static const unsigned char *vdso_image(const unsigned char *k, size_t len, size_t *ilen)
+{
+	static const unsigned char magic[] = {0x7f, 'E', 'L', 'F', ELFCLASS64, ELFDATA2LSB};
+	const unsigned char *p = k;
+
+	while ((p = memmem(p, len - (size_t)(p - k), magic, sizeof(magic)))) {
+		Elf *e = host_elf_open(p, len - (size_t)(p - k), NULL, 0);
+		GElf_Ehdr eh;
+		size_t n = 0;
+
+		if (e && gelf_getehdr(e, &eh) && eh.e_type == ET_DYN)
+			n = eh.e_shoff + (size_t)eh.e_shnum * eh.e_shentsize;
+		if (e)
+			elf_end(e);
+		if (n && n <= len - (size_t)(p - k) && n <= (1u << 20) &&
+		    elf_symbol_value(p, n, "__vdso_clock_gettime")) {
+			*ilen = n;
+			return p;
+		}
+		p++;
+	}
+	return NULL;
+}
+
+/*
+ * Do the user instructions the program's table does not cover, inside
+ * [base, base + ilen), have the image's bytes there?  Linux patches the
+ * vDSO's alternatives at boot (the RDTSC barrier), so a few may differ: at
+ * least 8 and nine in ten must match.
+ */
+static bool vdso_at(const struct el_trace_data *d, const struct el_symtab *prog,
+		    const unsigned char *img, size_t ilen, uint64_t base)
+{
+	unsigned matched = 0, seen = 0;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const struct el_trace_insn *in = &d->insns[i];
+		const unsigned char *b;
+		uint64_t off;
+
+		if (trace_space(in->vaddr) != EL_TRACE_USER || in->vaddr < base ||
+		    in->vaddr - base >= ilen || (prog && symtab_lookup(prog, in->vaddr, &off)))
+			continue;
+		seen++;
+		b = elf_vaddr_bytes(img, ilen, in->vaddr - base, in->size);
+		matched += b && !memcmp(b, in->bytes, in->size);
+	}
+	return matched >= 8 && matched * 10 >= seen * 9;
+}
+
+int trace_linux_vdso(const struct el_trace_job *job, const struct el_trace_data *d,
+		     const struct el_symtab *prog, struct el_symtab *t)
+{
+	const struct el_run_spec *spec = job->spec;
+	const unsigned char *img;
+	size_t ilen;
+	char err[256];
+
+	if (job->lx->bzimage || !(img = vdso_image(spec->kernel, spec->kernel_len, &ilen)))
+		return -1;
+	/* The first user instruction outside the program: the vDSO, if anything is. */
+	for (size_t i = 0; i < d->n; i++) {
+		uint64_t v = d->insns[i].vaddr, off;
+
+		if (trace_space(v) != EL_TRACE_USER || (prog && symtab_lookup(prog, v, &off)))
+			continue;
+		/* The image is mapped page-aligned: try each page of it at this one. */
+		for (uint64_t page = 0; page * 4096 < ilen && page * 4096 <= (v & ~0xfffull);
+		     page++) {
+			uint64_t base = (v & ~0xfffull) - page * 4096;
+
+			if (vdso_at(d, prog, img, ilen, base))
+				return symtab_load(t, "vdso", img, ilen, base, err, sizeof(err));
+		}
+		return -1;
+	}
+	return -1;
+}
+
 /* INFO ktext as a number; 0 when /init reported none. */
 static uint64_t info_ktext(const struct el_run_result *res)
 {

@@ -38,11 +38,12 @@ static int vdso_symtab(const struct el_run_spec *spec, const char *console, stru
 /*
  * Kernel, program and vDSO symbols; a table that cannot be read is left out
  * (a Linux kernel's says why on stderr: its instructions then count as
- * "[unknown kernel]").  Linux's vDSO is not placed (no symbols).
+ * "[unknown kernel]").  Linux's vDSO is found by its bytes (trace_linux_vdso).
  */
 static void load_maps(const struct el_trace_job *job, const char *console,
 		      const struct el_run_result *res, const struct frame_scan *scan,
-		      struct el_symtab tabs[3], struct el_trace_maps *m)
+		      const struct el_trace_data *d, struct el_symtab tabs[3],
+		      struct el_trace_maps *m)
 {
 	const struct el_run_spec *spec = job->spec;
 	const unsigned char *prog = job->prog->image;
@@ -54,6 +55,8 @@ static void load_maps(const struct el_trace_job *job, const char *console,
 				 sizeof(err)))
 		m->tabs[m->n++] = &tabs[0];
 	if (job->lx) {
+		if (!trace_linux_vdso(job, d, m->n ? &tabs[0] : NULL, &tabs[1]))
+			m->tabs[m->n++] = &tabs[1];
 		if (!trace_linux_kernel_syms(job, res, scan, &tabs[2], err, sizeof(err)))
 			m->tabs[m->n++] = &tabs[2];
 		else
@@ -184,7 +187,7 @@ struct json_object *trace_once(const struct el_trace_job *job, struct el_run_res
 	}
 	out->have_data = out->have_data && out->d.executed;
 	if (out->have_data) {
-		load_maps(job, out->q.console, res, &scan, out->tabs, &out->m);
+		load_maps(job, out->q.console, res, &scan, &out->d, out->tabs, &out->m);
 		if (trace_totals(&out->d, &out->m, &out->t))
 			out->have_data = false;
 	}

@@ -76,7 +76,7 @@ static void extent(Elf *e, uint64_t bias, struct el_symtab *t)
 	}
 }
 
-static bool in_extent(const struct el_symtab *t, uint64_t addr)
+bool symtab_covers(const struct el_symtab *t, uint64_t addr)
 {
 	for (unsigned i = 0; i < t->nranges; i++)
 		if (addr >= t->lo[i] && addr < t->hi[i])
@@ -157,7 +157,7 @@ const struct el_sym *symtab_lookup(const struct el_symtab *t, uint64_t addr, uin
 	size_t lo = 0, hi = t->n;
 	const struct el_sym *best = NULL;
 
-	if (!t->n || !in_extent(t, addr))
+	if (!t->n || !symtab_covers(t, addr))
 		return NULL;
 	/* Last symbol at or below addr; the first of equals sorts best. */
 	while (lo < hi) {
