@@ -49,7 +49,8 @@ int initrd_build_linux(struct el_cpio *c, const unsigned char *init, size_t init
 		el_cpio_add_dir(c, dirs[i], 0755);
 	el_cpio_add_file(c, "init", 0755, init, init_len);
 	el_cpio_add_parents(c, EL_LINUX_PROGRAM);
-	el_cpio_add_file(c, EL_LINUX_PROGRAM, 0755, program, program_len);
+	if (program) /* none: boot only (linux_init.h) */
+		el_cpio_add_file(c, EL_LINUX_PROGRAM, 0755, program, program_len);
 	el_cpio_add_file(c, EL_LINUX_ARGV, 0644, blob, argv_len);
 	el_cpio_add_file(c, EL_LINUX_CONF, 0644, conf ? conf : "", conf ? strlen(conf) : 0);
 	free(blob);

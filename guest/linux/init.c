@@ -161,6 +161,12 @@ int main(void)
 		linit_fail("%s", err);
 	send_info_boot(&facts, &boot);
 
+	/* No program in the initrd: a boot only, as `entrylab run` without one. */
+	if (access(EL_LINUX_PROGRAM, F_OK) && errno == ENOENT) {
+		if (conf.ksyms)
+			send_ksyms();
+		linit_exit(0);
+	}
 	if (linit_markers_calibrate(&conf, markers, err, sizeof(err)) ||
 	    linit_run_program(&conf, argv, &run, err, sizeof(err)))
 		linit_fail("%s", err);

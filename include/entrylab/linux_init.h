@@ -7,7 +7,8 @@
  *
  * The initrd the host builds (newc cpio, the kernel's initramfs):
  *   /init                  entrylab's Linux /init (guest/linux/init.c)
- *   EL_LINUX_PROGRAM       the program: a built-in benchmark or --exec FILE
+ *   EL_LINUX_PROGRAM       the program: a built-in benchmark or --exec FILE; absent
+ *                          for a boot only (INFO, BOOT, EXIT 0: no RUN)
  *   EL_LINUX_ARGV          its argv[1..], each string NUL-terminated
  *   EL_LINUX_CONF          KEY=VALUE lines, below; unknown keys are refused
  *   plus /dev, /proc, /sys, /tmp (empty directories) and --file trees.

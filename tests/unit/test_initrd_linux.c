@@ -97,6 +97,28 @@ Test(initrd_linux, no_arguments_no_conf)
 	el_cpio_free(&c);
 }
 
+/* No program: a boot only, and /init finds no EL_LINUX_PROGRAM (linux_init.h). */
+Test(initrd_linux, boot_only_has_no_program)
+{
+	static const unsigned char init[] = "i";
+	struct want w[] = {
+		{"dev", S_IFDIR | 0755, NULL, 0, 0},
+		{"proc", S_IFDIR | 0755, NULL, 0, 0},
+		{"sys", S_IFDIR | 0755, NULL, 0, 0},
+		{"tmp", S_IFDIR | 0755, NULL, 0, 0},
+		{"entrylab", S_IFDIR | 0755, NULL, 0, 0},
+		{"init", S_IFREG | 0755, init, 1, 0},
+		{EL_LINUX_ARGV + 1, S_IFREG | 0644, "", 0, 0},
+		{EL_LINUX_CONF + 1, S_IFREG | 0644, "", 0, 0},
+	};
+	struct el_cpio c;
+
+	el_cpio_init(&c);
+	cr_assert_eq(initrd_build_linux(&c, init, 1, NULL, 0, NULL, 0, NULL), 0, "%s", c.error);
+	check_archive(&c, w, sizeof(w) / sizeof(w[0]));
+	el_cpio_free(&c);
+}
+
 Test(initrd_linux, bad_argc_refused)
 {
 	struct el_cpio c;
