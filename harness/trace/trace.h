@@ -358,7 +358,7 @@ void trace_result_free(struct el_trace_result *out);
  * and calibrating it spins on PAUSE, which leaves TCG's execution loop each
  * time: 2.5 s of a 4 s boot (harness/trace/README.md, "Linux").
  */
-#define EL_TRACE_LINUX_KNOBS "nolapic_timer cryptomgr.notests"
+#define EL_TRACE_LINUX_KNOBS "nolapic_timer"
 
 /* trace_prepare for --guest linux; 0 or an EL_EXIT_* code after printing why. */
 int trace_linux_prepare(struct el_trace_job *job);
