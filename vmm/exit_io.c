@@ -65,6 +65,11 @@ void exit_io(struct el_loop *l)
 	};
 
 	/* KVM fills these, but they index our mapping: check anyway. */
+	if ((io.size != 1 && io.size != 2 && io.size != 4) || io.count == 0) {
+		loop_stop(l, EL_RUN_VMM_ERROR, "KVM_EXIT_IO: %u access(es) of %u bytes: KVM gives "
+			  "1, 2 or 4 bytes, at least once", io.count, io.size);
+		return;
+	}
 	if (run->io.data_offset > l->vm->run_size || bytes > l->vm->run_size - run->io.data_offset) {
 		loop_stop(l, EL_RUN_VMM_ERROR,
 			  "KVM_EXIT_IO: data at offset %llu (+%llu) lies outside the run page",
