@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define EL_ABI_VERSION 3u
+#define EL_ABI_VERSION 4u
 
 /* ---- I/O ports -------------------------------------------------------- */
 
@@ -91,6 +91,40 @@ _Static_assert(sizeof(struct el_write) == 16, "el_write layout");
 #define EL_REGION_QUERY 0 /* no-op, returns 0: tells the entrylab kernel from Linux */
 #define EL_REGION_BEGIN 1
 #define EL_REGION_END 2
+
+/*
+ * The region's scope (host -> guest, and back in el_report.region_scope).
+ * The host decides it before boot: --region marked|whole, else marked when
+ * the program's ELF lists marker sites (EL_REGION_SITES_SECTION,
+ * linux_init.h) and whole otherwise.  It reaches our kernel as the knob
+ * el.region=marked|whole (absent: marked) and Linux's /init as the conf key
+ * region= (linux_init.h).
+ *   MARKED  the region is what the markers bracket (above).
+ *   WHOLE   the region is the whole program, as perf stat counts a command:
+ *           it begins at the program's first user-mode instruction after
+ *           exec and ends when the program's process has exited; its
+ *           children count (what they did before they exited).  The markers
+ *           are no-ops then that return 0 (each still a syscall the region
+ *           counts), and the region's iterations are 0 (the host divides by
+ *           -n when given).  Our kernel: begin is the last thing before
+ *           init's first return to user mode, end the first thing once init
+ *           exited (proc/process.c run_end); the timer stays on, as for any
+ *           program, and its interrupts count.
+ */
+enum el_region_scope {
+	EL_REGION_SCOPE_NONE = 0,   /* (guest) no region was measured */
+	EL_REGION_SCOPE_MARKED = 1,
+	EL_REGION_SCOPE_WHOLE = 2,
+	EL_REGION_SCOPE_COUNT
+};
+
+/* As the knob, the conf key and --region take them; records say "whole-program". */
+static const char *const el_region_scope_names[EL_REGION_SCOPE_COUNT] = {
+	"none", "marked", "whole",
+};
+static const char *const el_region_scope_record[EL_REGION_SCOPE_COUNT] = {
+	"none", "marked", "whole-program",
+};
 
 /*
  * Self-IPI service for the `irq` benchmark and the register checker:
@@ -272,12 +306,19 @@ struct el_report {
 	struct el_counter markers[EL_MAX_COUNTERS];
 	/* Appended in ABI 2: the scheduler timer, as the guest saw it (proc/timer.c). */
 	struct el_timer_stats timer;
+	/*
+	 * Appended in ABI 4 (kind RUN; 0 in BOOT): enum el_region_scope, the
+	 * scope the guest measured (the one it was asked) when region.valid,
+	 * EL_REGION_SCOPE_NONE when it measured none.
+	 */
+	uint32_t region_scope;
+	uint32_t pad2;
 };
 
 _Static_assert(sizeof(struct el_counter) == 24, "el_counter layout");
 _Static_assert(sizeof(struct el_region) == 64, "el_region layout");
 _Static_assert(sizeof(struct el_pmu_info) == 16, "el_pmu_info layout");
 _Static_assert(sizeof(struct el_timer_stats) == 40, "el_timer_stats layout");
-_Static_assert(sizeof(struct el_report) == 616, "el_report layout");
+_Static_assert(sizeof(struct el_report) == 624, "el_report layout");
 
 #endif

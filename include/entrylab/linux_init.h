@@ -22,6 +22,22 @@
  *   ksyms=1              after the program, send /proc/kallsyms' text
  *                        symbols as KSYMS frames (trace attribution when the
  *                        kernel file has no symbol table).
+ *   region=marked|whole  the region's scope (abi.h enum el_region_scope,
+ *                        by its el_region_scope_names; absent: marked).
+ *                        marked: as below ("The region page").  whole:
+ *                        the events are opened on the program with inherit
+ *                        and enable_on_exec, each on its own (inherited
+ *                        counters cannot be read as a group), so they
+ *                        count from exec on, children included, as perf
+ *                        stat counts a command; the child reads the TSC
+ *                        just before its execve into memory it shares
+ *                        with /init, and /init reads it again as the first
+ *                        thing after waitpid returned.  The region page is
+ *                        still handed over (the program's markers keep
+ *                        working and return 0) but /init ignores it.  The
+ *                        RUN report then has region_scope WHOLE,
+ *                        iterations 0, and markers[] as for marked (the
+ *                        markers' cost is a property of the markers).
  *
  * What /init tells the host, all as framed lines on COM1 (serial_frame.h),
  * written with port I/O (ioperm), never through the tty layer:
@@ -132,5 +148,17 @@ struct el_region_site {
 	uint64_t op;   /* EL_REGION_BEGIN or EL_REGION_END */
 };
 _Static_assert(sizeof(struct el_region_site) == 16, "el_region_site layout");
+
+/*
+ * The whole-program window, for `trace --guest linux --region whole`: the
+ * tracer opens it at the program's first user instruction (its ELF entry
+ * point, matched by address and bytes, as the sites are) and closes it at
+ * EL_LINUX_WHOLE_END_SYMBOL, a global label in /init's own ELF on the
+ * first instruction /init runs once waitpid for the program returned (not
+ * counted).  The window so holds the program, its children, its exit and
+ * the scheduler's way back to /init's waitpid return: what Linux does for a
+ * command from its exec to its parent's wait, as perf stat brackets it.
+ */
+#define EL_LINUX_WHOLE_END_SYMBOL "linit_whole_end"
 
 #endif

@@ -40,7 +40,7 @@
 #define EL_FRAME_TEXT_MAX 4096u
 
 /* The longest report payload (BOOT, RUN); the text frames carry up to EL_FRAME_TEXT_MAX. */
-#define EL_FRAME_PAYLOAD_MAX 616u
+#define EL_FRAME_PAYLOAD_MAX 624u
 _Static_assert(EL_FRAME_PAYLOAD_MAX >= sizeof(struct el_report), "a report fits a frame");
 _Static_assert(EL_FRAME_TEXT_MAX >= EL_FRAME_PAYLOAD_MAX, "the longest frame is a text frame");
 #define EL_FRAME_LINE_MAX (sizeof(EL_FRAME_TAG) + 8 + 12 + 2 * EL_FRAME_TEXT_MAX + 10)

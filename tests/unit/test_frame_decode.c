@@ -63,7 +63,7 @@ static void put_exit(uint32_t v)
 	put_frame(EL_FRAME_KIND_EXIT, le, 4);
 }
 
-/* A text frame as serial_frame.h specifies it, for any LEN (the guest's encoder stops at 616). */
+/* A text frame as serial_frame.h specifies it, for any LEN (the guest's encoder stops at 624). */
 static void put_text_frame(const char *kind, const void *payload, size_t len)
 {
 	static const char hexd[] = "0123456789abcdef";
