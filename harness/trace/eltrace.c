@@ -1,31 +1,40 @@
 /*
  * eltrace: the QEMU TCG plugin behind `entrylab trace`.  It counts every
  * instruction the guest completes inside the region's windows and writes one
- * line per instruction that ran there.  A window is either
- * - (our kernel) from the instruction after the guest kernel's REGION_BEGIN
- *   OUT to the REGION_END OUT (addresses resolved by the host from the
- *   kernel ELF's symbols), or
- * - (a Linux guest, sites mode) from the first instruction at the return
+ * line per instruction that ran there.  A window (eltrace.h enum
+ * window_kind; its arguments in eltrace_window.c) is
+ * - (our kernel, marked) from the instruction after the guest kernel's
+ *   REGION_BEGIN OUT to the REGION_END OUT (addresses resolved by the host
+ *   from the kernel ELF's symbols),
+ * - (our kernel, whole program) from the first user instruction after the
+ *   REGION_BEGIN OUT ran (the kernel runs it just before init's first return
+ *   to user mode) to the REGION_END OUT (once init exited),
+ * - (a Linux guest, marked: sites) from the first instruction at the return
  *   address of a BEGIN marker site's SYSCALL, once that SYSCALL ran, to an
  *   END site's SYSCALL (the program's el_region_sites, include/entrylab/
  *   linux_init.h, read by the host): the loop alone, no kernel entry of a
  *   marker.  A site matches by user address and bytes (0f 05), so another
  *   program's code at the same address never does.
+ * - (a Linux guest, whole program: entry) from the program's ELF entry point
+ *   (its first user instruction after exec, counted) to /init's instruction
+ *   after waitpid returned (EL_LINUX_WHOLE_END_SYMBOL), both matched by
+ *   address and the bytes the host read from the files.
  * How completions are counted: eltrace_count.c; the table: eltrace_table.c.
- * The marker instructions themselves belong to no window.
+ * The marker instructions themselves belong to no window (the entry point,
+ * the program's first instruction, does).
  *
- * Arguments: begin=ADDR end=ADDR out=FILE [listing=on]
- *        or: begin_site=ADDR... end_site=ADDR... out=FILE [listing=on]
- *   (each site argument repeated per site, at most MAX_SITES of a kind)
- *   listing=on keeps each instruction's disassembly and the order in which
- *   it first ran inside a window.
  * Output (text, parsed by harness/trace/trace_parse.c), written at QEMU's exit:
- *   eltrace 1
- *   markers BEGIN END               (sites mode: the first site of each kind)
+ *   eltrace 2
+ *   window out|user|sites|entry     the kind of window asked for
+ *   markers BEGIN END               (sites: the first site of each kind)
+ *   begun BEGUN OPENED              BEGIN markers executed; windows opened
  *   windows CLOSED OPEN             OPEN 1: counted up to the exit, no END
  *   executed N                      instructions completed in the whole run
  *   [error TEXT]                    the counts are not to be trusted
  *   I VADDR COUNT FIRST SIZE BYTES DISAS   (tab-separated; COUNT > 0 only)
+ * BEGUN > OPENED = 0 says why nothing was measured: the BEGIN marker ran but
+ * no window followed (user: the program never reached user mode; sites: the
+ * SYSCALL never returned there); BEGUN 0: no BEGIN marker ran at all.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -50,6 +59,20 @@ static void write_insn(FILE *f, const struct insn *e)
 	fputc('\n', f);
 }
 
+/* The marker instructions bracket the window and belong to none (the entry point does). */
+static bool is_marker(const struct insn *e)
+{
+	switch (st.kind) {
+	case WINDOW_SITES:
+		return insn_is_site(e, st.begin_site, st.nbegin) ||
+		       insn_is_site(e, st.end_site, st.nend);
+	case WINDOW_ENTRY:
+		return mark_matches(&st.end, e);
+	default:
+		return e->vaddr == st.begin.vaddr || e->vaddr == st.end.vaddr;
+	}
+}
+
 static void on_exit_write(qemu_plugin_id_t id, void *udata)
 {
 	uint64_t executed = 0;
@@ -64,14 +87,13 @@ static void on_exit_write(qemu_plugin_id_t id, void *udata)
 	count_finish();
 	for (struct insn *e = st.all; e; e = e->next) {
 		executed += e->count;
-		/* The markers bracket the window; neither belongs to it. */
-		if (sites_mode() ? insn_is_site(e, st.begin_site, st.nbegin) ||
-				   insn_is_site(e, st.end_site, st.nend)
-				 : e->vaddr == st.begin || e->vaddr == st.end)
+		if (is_marker(e))
 			e->window = 0;
 	}
-	fprintf(f, "eltrace 1\nmarkers %llx %llx\nwindows %llu %u\nexecuted %llu\n",
-		(unsigned long long)st.begin, (unsigned long long)st.end,
+	fprintf(f, "eltrace 2\nwindow %s\nmarkers %llx %llx\nbegun %llu %llu\nwindows %llu %u\n"
+		   "executed %llu\n", window_kind_names[st.kind],
+		(unsigned long long)st.begin.vaddr, (unsigned long long)st.end.vaddr,
+		(unsigned long long)st.begun, (unsigned long long)st.opened,
 		(unsigned long long)st.windows, st.open ? 1u : 0u, (unsigned long long)executed);
 	if (st.failed)
 		fprintf(f, "error the plugin ran out of memory or its counts are inconsistent\n");
@@ -82,69 +104,11 @@ static void on_exit_write(qemu_plugin_id_t id, void *udata)
 		fprintf(stderr, "eltrace: writing %s failed: %s\n", st.out, strerror(errno));
 }
 
-static bool parse_addr(const char *s, uint64_t *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoull(s, &end, 0);
-	return !errno && *s && !*end && *out;
-}
-
-/* begin_site=ADDR / end_site=ADDR: one more site of that kind (a user address). */
-static bool parse_site(const char *a, const char *key, uint64_t *sites, unsigned *n)
-{
-	size_t k = strlen(key);
-	uint64_t v;
-
-	if (strncmp(a, key, k) || !parse_addr(a + k, &v) || v >= USER_END || *n == MAX_SITES)
-		return false;
-	sites[(*n)++] = v;
-	return true;
-}
-
-static int parse_args(int argc, char **argv)
-{
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (parse_site(a, "begin_site=", st.begin_site, &st.nbegin) ||
-		    parse_site(a, "end_site=", st.end_site, &st.nend))
-			continue;
-		if (!strncmp(a, "begin=", 6) && parse_addr(a + 6, &st.begin))
-			continue;
-		if (!strncmp(a, "end=", 4) && parse_addr(a + 4, &st.end))
-			continue;
-		if (!strncmp(a, "out=", 4) && a[4]) {
-			st.out = a + 4;
-			continue;
-		}
-		if (!strcmp(a, "listing=on") || !strcmp(a, "listing=off")) {
-			st.listing = a[9] == 'n';
-			continue;
-		}
-		fprintf(stderr, "eltrace: unknown or malformed argument '%s'; expected "
-				"begin=ADDR end=ADDR out=FILE [listing=on], or begin_site=ADDR... "
-				"end_site=ADDR... (user addresses, at most %d each) instead of "
-				"begin= and end=\n", a, MAX_SITES);
-		return -1;
-	}
-	if (!st.out || (st.nbegin || st.nend ? !st.nbegin || !st.nend || st.begin || st.end
-					      : !st.begin || !st.end)) {
-		fprintf(stderr, "eltrace: out= and either begin= and end=, or begin_site= and "
-				"end_site=, are required\n");
-		return -1;
-	}
-	if (sites_mode()) {
-		st.begin = st.begin_site[0];
-		st.end = st.end_site[0];
-	}
-	return 0;
-}
-
 EL_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
 					 char **argv)
 {
+	char err[400];
+
 	if (info->version.min > EL_QEMU_PLUGIN_API || info->version.cur < EL_QEMU_PLUGIN_API) {
 		fprintf(stderr, "eltrace: this QEMU implements plugin API levels %d..%d; eltrace "
 				"declares level %d (QEMU 7.2, harness/trace/qemu_plugin_abi.h): "
@@ -157,8 +121,10 @@ EL_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t 
 			info->target_name, info->system_emulation ? "" : " user mode");
 		return -1;
 	}
-	if (parse_args(argc, argv))
+	if (eltrace_args(&st, argc, argv, err, sizeof(err))) {
+		fprintf(stderr, "eltrace: %s\n", err);
 		return -1;
+	}
 	qemu_plugin_register_vcpu_tb_trans_cb(id, count_translate);
 	qemu_plugin_register_atexit_cb(id, on_exit_write, NULL);
 	return 0;

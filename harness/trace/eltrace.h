@@ -1,12 +1,13 @@
 /*
  * eltrace's shared state (the plugin of `entrylab trace`): one entry per
- * guest instruction ever translated, the markers, the open window.  One
- * vCPU and single-threaded TCG (-icount), so no locking.
+ * guest instruction ever translated, the window's kind and markers, the
+ * open window.  One vCPU and single-threaded TCG (-icount), so no locking.
  */
 #ifndef EL_ELTRACE_H
 #define EL_ELTRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "qemu_plugin_abi.h"
@@ -32,12 +33,36 @@ struct insn {
 	uint8_t bytes[MAX_INSN_BYTES];
 };
 
+/*
+ * How a window opens and closes (eltrace.c has the arguments of each):
+ *   OUT    our kernel, marked: at the BEGIN OUT, to the END OUT
+ *   USER   our kernel, whole program: at the first user instruction once
+ *          the BEGIN OUT ran, to the END OUT
+ *   SITES  a Linux program, marked: where a BEGIN site's SYSCALL returns,
+ *          to an END site's SYSCALL
+ *   ENTRY  a Linux program, whole: at its ELF entry point, to /init's
+ *          instruction after its waitpid (EL_LINUX_WHOLE_END_SYMBOL)
+ */
+enum window_kind { WINDOW_OUT, WINDOW_USER, WINDOW_SITES, WINDOW_ENTRY, WINDOW_KINDS };
+extern const char *const window_kind_names[WINDOW_KINDS];
+
+/* An instruction the plugin looks for: its address and, when given, its first bytes. */
+struct mark {
+	uint64_t vaddr;
+	uint8_t bytes[MAX_INSN_BYTES];
+	unsigned nbytes; /* 0: matched by address alone */
+};
+
 struct eltrace {
-	uint64_t begin, end; /* the marker OUTs' virtual addresses (our kernel) */
-	/* or the program's marker SYSCALLs (user addresses, sites mode) */
+	enum window_kind kind;
+	struct mark begin, end; /* OUT, USER: the OUTs; ENTRY: the entry point and /init's label */
+	/* SITES: the program's marker SYSCALLs (user addresses) */
 	uint64_t begin_site[MAX_SITES], end_site[MAX_SITES];
 	unsigned nbegin, nend;
 	uint64_t armed; /* sites: where the BEGIN SYSCALL that ran last returns to, 0 none */
+	bool armed_user; /* USER: the BEGIN OUT ran, the next user block opens the window */
+	uint64_t begun;  /* BEGIN markers executed (OUT, site SYSCALL, entry instruction) */
+	uint64_t opened; /* windows opened */
 	const char *out;
 	bool listing;
 	struct insn **bucket;
@@ -50,11 +75,14 @@ struct eltrace {
 
 extern struct eltrace st;
 
-/* Sites mode: the window opens and closes at the program's marker SYSCALLs. */
-static inline bool sites_mode(void)
-{
-	return st.nbegin > 0;
-}
+/*
+ * The plugin's arguments into s (eltrace_args.c, pure: the unit tests run
+ * it).  0, or -1 with what is wrong and what is expected in err.
+ */
+int eltrace_args(struct eltrace *s, int argc, char **argv, char *err, size_t errlen);
+
+/* Is e the instruction m names: its address, and its bytes when m has some? */
+bool mark_matches(const struct mark *m, const struct insn *e);
 
 /* The entry of a translated instruction, created on first sight; NULL out of memory. */
 struct insn *insn_get(const struct qemu_plugin_insn *qi);

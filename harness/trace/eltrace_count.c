@@ -40,7 +40,12 @@
  * arms the window; it opens when a block starts at the SYSCALL's return
  * address (SYSRET, or IRET, ends the kernel's block there), after that
  * block start credited the kernel's last instruction, so the window holds
- * the user code from the return on.  count_finish() checks the result.
+ * the user code from the return on.  For the whole program on our kernel
+ * (USER) the BEGIN OUT only arms it too: it opens at the first block that
+ * starts at a user address, after that block start credited the kernel's
+ * last instruction (the IRET or SYSRET into the program).  At a Linux
+ * program's entry point (ENTRY) it opens as at an OUT, before the entry
+ * instruction, which it holds.  count_finish() checks the result.
  */
 #include <stdlib.h>
 
@@ -71,6 +76,7 @@ static void window_open(void)
 	for (struct insn *e = st.all; e; e = e->next)
 		e->snap = e->count;
 	st.open = true;
+	st.opened++;
 }
 
 static void on_tb_start(unsigned int vcpu, void *udata)
@@ -85,6 +91,12 @@ static void on_tb_start(unsigned int vcpu, void *udata)
 	/* Sites: the BEGIN SYSCALL returned; its return address starts this block. */
 	if (st.armed && t->vaddr == st.armed) {
 		st.armed = 0;
+		if (!st.open)
+			window_open();
+	}
+	/* Whole program: the first user block once the BEGIN OUT ran. */
+	if (st.armed_user && t->vaddr < USER_END) {
+		st.armed_user = false;
 		if (!st.open)
 			window_open();
 	}
@@ -131,8 +143,14 @@ static void on_begin(unsigned int vcpu, void *udata)
 	struct insn *pred = udata;
 
 	(void)vcpu;
+	st.begun++;
 	if (st.open)
 		return;
+	/* The whole program: the window opens at the first user block (on_tb_start). */
+	if (st.kind == WINDOW_USER) {
+		st.armed_user = true;
+		return;
+	}
 	window_open();
 	/* It completed before the window; its credit arrives right after this call. */
 	if (pred)
@@ -145,6 +163,7 @@ static void on_site_begin(unsigned int vcpu, void *udata)
 	const struct insn *e = udata;
 
 	(void)vcpu;
+	st.begun++;
 	if (!st.open)
 		st.armed = e->vaddr + e->size;
 }
@@ -165,14 +184,32 @@ static void on_end(unsigned int vcpu, void *udata)
 	st.windows++;
 }
 
-bool insn_is_site(const struct insn *e, const uint64_t *sites, unsigned n)
+/* A marker's callback on e, if e is one of the window's markers (eltrace.h). */
+static void instrument_marker(struct qemu_plugin_insn *qi, struct insn *e, struct insn *prev)
 {
-	if (e->vaddr >= USER_END || e->size != 2 || e->bytes[0] != 0x0f || e->bytes[1] != 0x05)
-		return false;
-	for (unsigned i = 0; i < n; i++)
-		if (sites[i] == e->vaddr)
-			return true;
-	return false;
+	const enum qemu_plugin_cb_flags nr = QEMU_PLUGIN_CB_NO_REGS;
+	bool begin, end;
+
+	switch (st.kind) {
+	case WINDOW_SITES:
+		if (insn_is_site(e, st.begin_site, st.nbegin))
+			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_site_begin, nr, e);
+		else if (insn_is_site(e, st.end_site, st.nend))
+			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_end, nr, prev);
+		return;
+	case WINDOW_ENTRY:
+		begin = mark_matches(&st.begin, e);
+		end = mark_matches(&st.end, e);
+		break;
+	default:
+		begin = e->vaddr == st.begin.vaddr;
+		end = e->vaddr == st.end.vaddr;
+		break;
+	}
+	if (begin)
+		qemu_plugin_register_vcpu_insn_exec_cb(qi, on_begin, nr, prev);
+	else if (end)
+		qemu_plugin_register_vcpu_insn_exec_cb(qi, on_end, nr, prev);
 }
 
 /* Does the instruction end exactly on a 4 KiB boundary (a possible phantom, see above)? */
@@ -214,20 +251,7 @@ void count_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		struct insn *e = t->insns[i], *prev = i ? t->insns[i - 1] : NULL;
 
 		/* Registered first: the predecessor's credit (inline or on_step) comes after. */
-		if (sites_mode()) {
-			enum qemu_plugin_cb_flags nr = QEMU_PLUGIN_CB_NO_REGS;
-
-			if (insn_is_site(e, st.begin_site, st.nbegin))
-				qemu_plugin_register_vcpu_insn_exec_cb(qi, on_site_begin, nr, e);
-			else if (insn_is_site(e, st.end_site, st.nend))
-				qemu_plugin_register_vcpu_insn_exec_cb(qi, on_end, nr, prev);
-		} else if (e->vaddr == st.begin) {
-			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_begin, QEMU_PLUGIN_CB_NO_REGS,
-							       prev);
-		} else if (e->vaddr == st.end) {
-			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_end, QEMU_PLUGIN_CB_NO_REGS,
-							       prev);
-		}
+		instrument_marker(qi, e, prev);
 		if (i > tail) {
 			qemu_plugin_register_vcpu_insn_exec_cb(qi, on_step, QEMU_PLUGIN_CB_NO_REGS,
 							       e);

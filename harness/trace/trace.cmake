@@ -4,7 +4,8 @@
 # trace), so the one binary is still all a trace needs.  Included by
 # harness/trace/CMakeLists.txt; sets EL_TRACE_BLOB_SOURCES.
 add_library(eltrace MODULE ${CMAKE_CURRENT_LIST_DIR}/eltrace.c
-  ${CMAKE_CURRENT_LIST_DIR}/eltrace_count.c ${CMAKE_CURRENT_LIST_DIR}/eltrace_table.c)
+  ${CMAKE_CURRENT_LIST_DIR}/eltrace_count.c ${CMAKE_CURRENT_LIST_DIR}/eltrace_table.c
+  ${CMAKE_CURRENT_LIST_DIR}/eltrace_window.c)
 target_link_libraries(eltrace PRIVATE el_host_flags)
 # Only qemu_plugin_install and qemu_plugin_version are for QEMU to see.
 target_compile_options(eltrace PRIVATE -fvisibility=hidden)

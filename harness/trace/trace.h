@@ -148,8 +148,22 @@ struct el_trace_insn {
 	char *disas; /* NULL without --listing */
 };
 
+/* The plugin's kinds of window (harness/trace/eltrace.h enum window_kind). */
+enum el_trace_window {
+	EL_TRACE_WINDOW_OUT,   /* our kernel, marked: BEGIN OUT to END OUT */
+	EL_TRACE_WINDOW_USER,  /* our kernel, whole: first user instruction after BEGIN OUT */
+	EL_TRACE_WINDOW_SITES, /* a Linux program, marked: its marker SYSCALLs */
+	EL_TRACE_WINDOW_ENTRY, /* a Linux program, whole: its entry point to /init's label */
+	EL_TRACE_WINDOWS
+};
+/* As the plugin writes them (its "window" line). */
+extern const char *const el_trace_window_names[EL_TRACE_WINDOWS];
+
 struct el_trace_data {
+	enum el_trace_window window; /* the kind the plugin was asked for */
 	uint64_t begin, end;   /* the markers the plugin was given */
+	uint64_t begun;        /* BEGIN markers that ran (OUT, site SYSCALL, entry point) */
+	uint64_t opened;       /* windows that opened */
 	uint64_t windows;      /* closed begin..end windows */
 	bool open;             /* a window began and never ended */
 	uint64_t executed;     /* instructions of the whole run */

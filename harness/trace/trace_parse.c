@@ -10,6 +10,8 @@
 
 #include "trace.h"
 
+const char *const el_trace_window_names[EL_TRACE_WINDOWS] = {"out", "user", "sites", "entry"};
+
 #define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 
 /* Next tab-separated field of *p (advanced past it); NULL if none. */
@@ -73,13 +75,32 @@ static int insn_line(char *line, struct el_trace_insn *in)
 	return 0;
 }
 
+/* "window KIND": one of el_trace_window_names. */
+static int window_line(const char *kind, struct el_trace_data *d)
+{
+	for (unsigned i = 0; i < EL_TRACE_WINDOWS; i++)
+		if (!strcmp(kind, el_trace_window_names[i])) {
+			d->window = (enum el_trace_window)i;
+			return 0;
+		}
+	return -1;
+}
+
 static int header_line(const char *line, struct el_trace_data *d, unsigned *seen)
 {
 	unsigned long long a, b;
 	unsigned o;
 	char extra;
 
-	if (sscanf(line, "markers %llx %llx%c", &a, &b, &extra) == 2) {
+	if (!strncmp(line, "window ", 7)) {
+		if (window_line(line + 7, d))
+			return -1;
+		*seen |= 8;
+	} else if (sscanf(line, "begun %llu %llu%c", &a, &b, &extra) == 2 && b <= a) {
+		d->begun = a;
+		d->opened = b;
+		*seen |= 16;
+	} else if (sscanf(line, "markers %llx %llx%c", &a, &b, &extra) == 2) {
 		d->begin = a;
 		d->end = b;
 		*seen |= 1;
@@ -106,8 +127,8 @@ int trace_parse(const char *text, size_t len, struct el_trace_data *d, char *err
 	size_t cap = 0;
 
 	memset(d, 0, sizeof(*d));
-	if (!text || len < 10 || memcmp(text, "eltrace 1\n", 10))
-		return ERR("the plugin wrote no counts (or not eltrace format 1): QEMU did not "
+	if (!text || len < 10 || memcmp(text, "eltrace 2\n", 10))
+		return ERR("the plugin wrote no counts (or not eltrace format 2): QEMU did not "
 			   "run the guest to its end");
 	copy = strndup(text, len);
 	if (!copy)
@@ -145,8 +166,14 @@ int trace_parse(const char *text, size_t len, struct el_trace_data *d, char *err
 	if (partial)
 		return trace_data_free(d), ERR("the plugin's output ends in a partial line %u: "
 					       "QEMU stopped while writing it", lineno + 1);
-	if (seen != 7)
+	if (seen != 31)
 		return trace_data_free(d), ERR("the plugin's output lacks its header lines");
+	/* Every window that opened is closed or still open: else the counts are garbled. */
+	if (d->windows + d->open != d->opened)
+		return trace_data_free(d), ERR("the plugin's output is inconsistent: %llu windows "
+					       "opened, %llu closed, %u open",
+					       (unsigned long long)d->opened,
+					       (unsigned long long)d->windows, (unsigned)d->open);
 	return 0;
 bad:
 	free(copy);

@@ -10,13 +10,20 @@
 #include "trace.h"
 
 static const char good[] =
-	"eltrace 1\n"
+	"eltrace 2\n"
+	"window out\n"
 	"markers ffffffff8010dafb ffffffff8010dacf\n"
+	"begun 1 1\n"
 	"windows 1 0\n"
 	"executed 56250099\n"
 	"I\t4010b0\t100\t3\t2\t31c0\txorl %eax, %eax\n"
 	"I\tffffffff80101480\t101\t7\t3\t0f01f8\tswapgs \n"
 	"I\tffffffff8010db26\t9\t0\t3\tf348ab\t-\n";
+
+/* The header lines before the instructions: window KIND, begun B O, windows W OPEN. */
+#define HDR(kind, begun, opened, windows, open)                                           \
+	"eltrace 2\nwindow " kind "\nmarkers 1 2\nbegun " #begun " " #opened "\nwindows "      \
+	#windows " " #open "\nexecuted 5\n"
 
 static int parse(const char *text, struct el_trace_data *d, char *err, size_t len)
 {
@@ -29,8 +36,11 @@ Test(trace_parse, well_formed)
 	char err[256] = "";
 
 	cr_assert_eq(parse(good, &d, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(d.window, EL_TRACE_WINDOW_OUT);
 	cr_expect_eq(d.begin, 0xffffffff8010dafbull);
 	cr_expect_eq(d.end, 0xffffffff8010dacfull);
+	cr_expect_eq(d.begun, 1);
+	cr_expect_eq(d.opened, 1);
 	cr_expect_eq(d.windows, 1);
 	cr_expect(!d.open);
 	cr_expect_eq(d.executed, 56250099ull);
@@ -46,21 +56,60 @@ Test(trace_parse, well_formed)
 	trace_data_free(&d);
 }
 
+Test(trace_parse, every_window_kind)
+{
+	static const char *const kinds[] = {"out", "user", "sites", "entry"};
+	static const char *const texts[] = {HDR("out", 0, 0, 0, 0), HDR("user", 1, 0, 0, 0),
+					    HDR("sites", 3, 2, 2, 0), HDR("entry", 1, 1, 0, 1)};
+
+	for (unsigned i = 0; i < 4; i++) {
+		struct el_trace_data d;
+		char err[256] = "";
+
+		cr_assert_eq(parse(texts[i], &d, err, sizeof(err)), 0, "%s: %s", kinds[i], err);
+		cr_expect_eq(d.window, (enum el_trace_window)i, "%s", kinds[i]);
+		cr_expect_str_eq(el_trace_window_names[d.window], kinds[i]);
+		trace_data_free(&d);
+	}
+}
+
+Test(trace_parse, begun_but_never_opened)
+{
+	struct el_trace_data d;
+	char err[256] = "";
+
+	/* The whole program on our kernel: the BEGIN OUT ran, user mode never came. */
+	cr_assert_eq(parse(HDR("user", 1, 0, 0, 0), &d, err, sizeof(err)), 0, "%s", err);
+	cr_expect_eq(d.window, EL_TRACE_WINDOW_USER);
+	cr_expect_eq(d.begun, 1);
+	cr_expect_eq(d.opened, 0);
+	cr_expect_eq(d.windows, 0);
+	trace_data_free(&d);
+}
+
 Test(trace_parse, refuses_damage)
 {
 	static const char *const bad[] = {
 		"",                                                      /* nothing written */
-		"eltrace 2\nmarkers 1 2\nwindows 0 0\nexecuted 0\n",    /* another format */
-		"eltrace 1\nmarkers 1 2\nwindows 0 0\n",                 /* header incomplete */
+		"eltrace 1\nmarkers 1 2\nwindows 0 0\nexecuted 0\n",    /* the old format */
+		"eltrace 3\nwindow out\nmarkers 1 2\nbegun 0 0\nwindows 0 0\nexecuted 5\n",
+		"eltrace 2\nwindow out\nmarkers 1 2\nbegun 0 0\nwindows 0 0\n", /* incomplete */
+		"eltrace 2\nmarkers 1 2\nbegun 0 0\nwindows 0 0\nexecuted 5\n", /* no window */
+		"eltrace 2\nwindow out\nmarkers 1 2\nwindows 0 0\nexecuted 5\n", /* no begun */
+		HDR("whole", 0, 0, 0, 0),                                /* unknown kind */
+		HDR("out ", 0, 0, 0, 0),                                 /* trailing space */
+		HDR("out", 1, 2, 2, 0), /* opened more than begun */
+		HDR("out", 2, 2, 1, 0), /* one opened, never closed */
+		HDR("out", 2, 1, 1, 1),                                  /* closed and open: 2 */
 		/* torn: the last line unfinished */
-		"eltrace 1\nmarkers 1 2\nwindows 0 0\nexecuted 5\nI\t10\t1\t0\t1\tc3\tret",
-		"eltrace 1\nmarkers 1 2\nwindows 0 0\nexecuted 5\nI\t10\t1\t0\t17\tc3\tret\n",
-		"eltrace 1\nmarkers 1 2\nwindows 0 0\nexecuted 5\nI\t10\t1\t0\t2\tc3\tret\n",
-		"eltrace 1\nmarkers 1 2\nwindows 0 0\nexecuted 5\nI\tzz\t1\t0\t1\tc3\tret\n",
-		"eltrace 1\nmarkers 1 2\nwindows 0 0\nexecuted 5\nI\t10\t-1\t0\t1\tc3\tret\n",
-		"eltrace 1\nmarkers 1 2\nwindows 0 0\nexecuted 5\nI\t10\t1\t0\t1\tc3\tret\textra\n",
-		"eltrace 1\nmarkers 1 2\nwindows 0 7\nexecuted 5\n",    /* open is 0 or 1 */
-		"eltrace 1\nmarkers 1 2\nwindows 0 0\nexecuted 5\nsomething else\n",
+		HDR("out", 0, 0, 0, 0) "I\t10\t1\t0\t1\tc3\tret",
+		HDR("out", 0, 0, 0, 0) "I\t10\t1\t0\t17\tc3\tret\n",
+		HDR("out", 0, 0, 0, 0) "I\t10\t1\t0\t2\tc3\tret\n",
+		HDR("out", 0, 0, 0, 0) "I\tzz\t1\t0\t1\tc3\tret\n",
+		HDR("out", 0, 0, 0, 0) "I\t10\t-1\t0\t1\tc3\tret\n",
+		HDR("out", 0, 0, 0, 0) "I\t10\t1\t0\t1\tc3\tret\textra\n",
+		HDR("out", 0, 0, 0, 7),                                  /* open is 0 or 1 */
+		HDR("out", 0, 0, 0, 0) "something else\n",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -78,8 +127,8 @@ Test(trace_parse, plugin_error_and_open_window)
 	struct el_trace_data d;
 	char err[256];
 
-	cr_assert_eq(parse("eltrace 1\nmarkers 1 2\nwindows 0 1\nexecuted 9\n"
-			   "error out of memory in the plugin\n", &d, err, sizeof(err)),
+	cr_assert_eq(parse(HDR("out", 1, 1, 0, 1) "error out of memory in the plugin\n", &d, err,
+			   sizeof(err)),
 		     0, "%s", err);
 	cr_expect(d.open);
 	cr_expect(d.plugin_error);
