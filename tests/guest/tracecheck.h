@@ -21,6 +21,8 @@
 #define TC_SYS_REGION 1000
 #define TC_REGION_BEGIN 1
 #define TC_REGION_END 2
+/* include/entrylab/linux_init.h EL_REGION_SITES_SECTION, bare for .pushsection. */
+#define TC_REGION_SITES el_region_sites
 
 #define TC_LOOP_USER(n) (2 * (n) + 4)
 #define TC_CROSS_USER(n) (4 * (n) + 6)
