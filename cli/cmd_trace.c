@@ -35,9 +35,14 @@ static void trace_print(const struct el_cli_trace *cli, const struct el_trace_jo
 		trace_csv(stdout, cli->run.csv_sep, &out->d, &out->t, it);
 	else if (out->have_data && !cli->run.json)
 		trace_summary(stdout, job, res, &out->d, &out->t, output);
-	if (out->have_data && cli->opts.listing)
+	if (out->have_data && !out->not_measured && cli->opts.listing)
 		trace_listing(listing, &out->d, &out->m, it);
 	report_problem(stderr, res);
+	/* The program may have run fine: its status stands, the measurement did not happen. */
+	if (out->not_measured)
+		fprintf(stderr, "entrylab trace: not measured: %s; the exit status is %s\n",
+			out->not_measured,
+			res->status == EL_RUN_OK ? "the program's" : "the run's");
 	fflush(stdout);
 }
 

@@ -91,6 +91,17 @@ struct el_trace_run {
 	char err[512];
 };
 
+/*
+ * An instruction the plugin looks for by address and by the bytes a file
+ * has there (eltrace's entry= and end=): at most 16, fewer where the
+ * segment ends first.
+ */
+struct el_trace_mark {
+	uint64_t vaddr;
+	uint8_t bytes[16];
+	unsigned n;
+};
+
 /* The program's marker sites a trace of a Linux guest hands the plugin, at most. */
 #define EL_TRACE_SITES_MAX 64
 /*
@@ -102,6 +113,8 @@ struct el_trace_run {
 struct el_trace_linux {
 	struct el_region_site sites[EL_TRACE_SITES_MAX]; /* the program's, link-time = run-time */
 	unsigned nsites;
+	/* --region whole: the program's ELF entry point and /init's EL_LINUX_WHOLE_END_SYMBOL */
+	struct el_trace_mark entry, whole_end;
 	bool bzimage;           /* the kernel file is a bzImage (else an ELF vmlinux) */
 	bool kernel_symtab;     /* ... an ELF whose symbol table has _text: symbols from it */
 	bool ksyms;             /* /init sends /proc/kallsyms (conf ksyms=1): no symbols else */
@@ -120,6 +133,7 @@ struct el_trace_job {
 	const struct el_programs *prog;
 	struct el_trace_opts opts;
 	uint64_t begin, end; /* filled by trace_prepare: our kernel's marker OUTs */
+	enum el_region_scope scope; /* filled by trace_prepare: spec's, MARKED or WHOLE */
 	struct el_trace_linux *lx; /* filled by trace_prepare for --guest linux, else NULL */
 };
 
@@ -200,6 +214,14 @@ bool trace_console_panicked(const char *con);
  * el_result; bench NULL skips it).  False if the console has neither.
  */
 bool trace_console_iterations(const char *con, const char *bench, uint64_t *n);
+
+/*
+ * Why the plugin's output holds no measurement (no window closed), in the
+ * terms of the window it was asked for: "the program's markers never ran:
+ * no BEGIN marker executed", "... the program never reached user mode",
+ * "BEGIN ran but no END ..."; NULL when at least one window closed.
+ */
+const char *trace_not_measured(const struct el_trace_data *d);
 
 /* What QEMU's exit, its stderr, the console and the plugin's output say happened. */
 void trace_outcome(const struct el_trace_run *q, const struct el_trace_data *d, bool have_data,
@@ -316,9 +338,12 @@ struct json_object *trace_json(const struct el_trace_data *d, const struct el_tr
 			       uint64_t iterations);
 /*
  * The record's "region" object as `run` writes it, from the console's
- * region line; "exits" is null (TCG has no VM exits to count).  NULL if none.
+ * region line, with its scope; "exits" is null (TCG has no VM exits to
+ * count).  No line: every figure null and not_measured, why (NULL: the
+ * guest printed none).  NULL for scope NONE (no program).
  */
-struct json_object *trace_region_json(const char *console);
+struct json_object *trace_region_json(const char *console, enum el_region_scope scope,
+				      const char *why);
 struct el_run_result;
 /* The table on stdout: status, user/kernel split, top symbols, per iteration. */
 void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_result *res,
@@ -346,7 +371,8 @@ struct el_trace_result {
 	struct el_trace_totals t;
 	struct el_symtab tabs[3];
 	struct el_trace_maps m;
-	bool have_data; /* d and t hold the region's counts */
+	bool have_data; /* d holds the plugin's output, t the region's counts when measured */
+	const char *not_measured; /* have_data but no window closed: why (trace_not_measured) */
 	uint64_t iterations; /* the region's, as the benchmark declared it; else the request's */
 };
 

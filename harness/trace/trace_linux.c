@@ -5,6 +5,9 @@
  *   include/entrylab/linux_init.h), handed to the plugin as user addresses;
  *   it opens where a BEGIN site's SYSCALL returns and closes at an END
  *   site's SYSCALL, so it holds the loop and no kernel entry of a marker.
+ *   The whole program (--region whole): from its ELF entry point to
+ *   /init's EL_LINUX_WHOLE_END_SYMBOL once waitpid returned, both matched by
+ *   address and by the bytes the files have there; /init gets region=whole.
  * - The boot: QEMU loads the kernel file itself (-kernel: an ELF vmlinux by
  *   its PVH note, or a bzImage), the initrd is entrylab's /init with the
  *   program (initrd_build_linux), the command line linux_cmdline_compose's
@@ -42,8 +45,62 @@ static int prepare_fail(const char *why)
 	return EL_EXIT_USAGE;
 }
 
-/* The program's marker sites: at least one BEGIN and one END, at their link addresses. */
-static int prepare_sites(struct el_trace_job *job, struct el_trace_linux *lx)
+/*
+ * The bytes a file has at vaddr, for a mark the plugin matches by address
+ * and bytes: 16, or as many as the segment holds.  False if none.
+ */
+static bool mark_from(const void *elf, size_t len, uint64_t vaddr, struct el_trace_mark *m)
+{
+	const unsigned char *b = NULL;
+	unsigned n;
+
+	for (n = sizeof(m->bytes); n && !(b = elf_vaddr_bytes(elf, len, vaddr, n)); n--)
+		;
+	if (!vaddr || !b)
+		return false;
+	m->vaddr = vaddr;
+	m->n = n;
+	memcpy(m->bytes, b, n);
+	return true;
+}
+
+/*
+ * The whole program's window: from its ELF entry point (its first user
+ * instruction after exec) to /init's EL_LINUX_WHOLE_END_SYMBOL, each with
+ * the bytes its file has there.
+ */
+static int prepare_whole(struct el_trace_job *job, struct el_trace_linux *lx)
+{
+	const unsigned char *img = job->prog->image;
+	const unsigned char *init = entrylab_linux_init;
+	size_t len = job->prog->image_len, ilen = (size_t)(entrylab_linux_init_end - init);
+	Elf *e = host_elf_open(img, len, NULL, 0);
+	GElf_Ehdr eh;
+	uint64_t entry = e && gelf_getehdr(e, &eh) ? eh.e_entry : 0;
+
+	if (e)
+		elf_end(e);
+	if (!mark_from(img, len, entry, &lx->entry))
+		return prepare_fail("the program's ELF entry point is not in a loaded segment of "
+				    "the file: nothing to open the whole-program window at");
+	if (!mark_from(init, ilen, elf_symbol_value(init, ilen, EL_LINUX_WHOLE_END_SYMBOL),
+		       &lx->whole_end)) {
+		fprintf(stderr, "entrylab trace: this build's /init has no "
+				EL_LINUX_WHOLE_END_SYMBOL " label (include/entrylab/linux_init.h), "
+				"where a whole-program window closes: rebuild entrylab from a "
+				"tree with guest/linux's whole mode, or trace a program with "
+				"markers\n");
+		return EL_EXIT_VMM;
+	}
+	return 0;
+}
+
+/*
+ * The program: one linked where it runs, and its window: its marker sites
+ * (at least one BEGIN and one END, at their link addresses), or for the
+ * whole program its entry point and /init's label.
+ */
+static int prepare_program(struct el_trace_job *job, struct el_trace_linux *lx)
 {
 	const unsigned char *img = job->prog->image;
 	size_t len = job->prog->image_len;
@@ -56,8 +113,10 @@ static int prepare_sites(struct el_trace_job *job, struct el_trace_linux *lx)
 				    "--exec FILE");
 	if (elf_program_bias(img, len))
 		return prepare_fail("--exec: a static-PIE program is loaded where Linux's ASLR "
-				    "puts it, so its marker sites have no fixed address; link it "
-				    "with -static -no-pie");
+				    "puts it, so its window has no fixed address; link it with "
+				    "-static -no-pie");
+	if (job->scope == EL_REGION_SCOPE_WHOLE)
+		return prepare_whole(job, lx);
 	n = elf_region_sites(img, len, lx->sites, EL_TRACE_SITES_MAX, err, sizeof(err));
 	if (n < 0) {
 		snprintf(why, sizeof(why), "the program's marker sites: %s", err);
@@ -97,13 +156,14 @@ int trace_linux_prepare(struct el_trace_job *job)
 	const struct el_programs *p = job->prog;
 	struct el_trace_linux *lx = calloc(1, sizeof(*lx));
 	char append[4096], err[512];
+	char conf[64];
 	int rc;
 
 	if (!lx)
 		return prepare_fail("out of memory");
 	job->lx = lx;
 	el_cpio_init(&lx->initrd);
-	if ((rc = prepare_sites(job, lx)))
+	if ((rc = prepare_program(job, lx)))
 		return rc;
 	lx->bzimage = is_bzimage(spec->kernel, spec->kernel_len);
 	if (!lx->bzimage && !elf_has_note(spec->kernel, spec->kernel_len, "Xen",
@@ -112,6 +172,10 @@ int trace_linux_prepare(struct el_trace_job *job)
 				    "note (CONFIG_PVH), the two kinds QEMU's -kernel boots; give "
 				    "its bzImage (arch/x86/boot/bzImage)");
 	prepare_symbols(spec, lx);
+	/* /init's conf (linux_init.h): the scope for the whole program, KSYMS when needed. */
+	snprintf(conf, sizeof(conf), "%s%s",
+		 job->scope == EL_REGION_SCOPE_WHOLE ? "region=whole\n" : "",
+		 lx->ksyms ? "ksyms=1\n" : "");
 	/*
 	 * QEMU reads the file itself (--kernel, or the default: programs_prepare
 	 * made it absolute): no copy of tens of MB.  A ',' is kept out of its options.
@@ -120,7 +184,7 @@ int trace_linux_prepare(struct el_trace_job *job)
 		snprintf(lx->kernel_file, sizeof(lx->kernel_file), "%s", spec->kernel_file);
 	if (initrd_build_linux(&lx->initrd, entrylab_linux_init,
 			       (size_t)(entrylab_linux_init_end - entrylab_linux_init), p->image,
-			       p->image_len, p->argv, p->argc, lx->ksyms ? "ksyms=1\n" : NULL)) {
+			       p->image_len, p->argv, p->argc, conf)) {
 		fprintf(stderr, "entrylab trace: cannot build the initrd: %s\n", lx->initrd.error);
 		return EL_EXIT_VMM;
 	}

@@ -72,16 +72,17 @@ static void load_maps(const struct el_trace_job *job, const char *console,
 /* The run record with what a trace knows and does not: no KVM, no hypercall report. */
 static struct json_object *trace_record(const struct el_trace_job *job,
 					const struct el_run_result *res,
-					const struct el_trace_run *q, uint64_t iterations,
+					const struct el_trace_result *out,
 					struct json_object *trace)
 {
+	const struct el_trace_run *q = &out->q;
 	struct el_run_request req = *job->req;
 	struct el_host_info host;
 	struct json_object *rec, *guest, *cpuid, *region, *qemu = json_object_new_object();
 
 	host_info_get(&host, NULL);
 	host.kvm = "tcg";
-	req.iterations = iterations;
+	req.iterations = out->iterations;
 	rec = record_build(&req, job->spec, &host, res);
 	json_object_object_del(rec, "vmm");
 	json_object_object_add(qemu, "binary", json_object_new_string(q->qemu));
@@ -108,13 +109,44 @@ static struct json_object *trace_record(const struct el_trace_job *job,
 	 * hypercall; a Linux guest's come in its RUN frame, as record_build() has them.
 	 */
 	if (!job->lx) {
-		json_object_object_add(rec, "region", trace_region_json(q->console));
+		json_object_object_add(rec, "region", trace_region_json(q->console, job->scope,
+									out->not_measured));
 	} else if (json_object_object_get_ex(rec, "region", &region) && region) {
 		/* TCG has no VM exits to count. */
 		json_object_object_add(region, "exits", NULL);
+		if (!json_object_object_get_ex(region, "scope", NULL))
+			json_object_object_add(region, "scope", json_object_new_string(
+				el_region_scope_record[job->scope]));
 	}
 	json_object_object_add(rec, "trace", trace);
 	return rec;
+}
+
+/*
+ * The region's scope, as the request resolved it before boot (spec); a
+ * spec without one (a caller that did not resolve it) gets the same rule:
+ * marked when the program's ELF lists a BEGIN marker site, else whole.
+ */
+static int prepare_scope(struct el_trace_job *job)
+{
+	struct el_region_site sites[EL_TRACE_SITES_MAX];
+	char err[400];
+	int n;
+
+	job->scope = job->spec->region_scope;
+	if (job->scope != EL_REGION_SCOPE_NONE || !job->prog->image)
+		return 0;
+	n = elf_region_sites(job->prog->image, job->prog->image_len, sites, EL_TRACE_SITES_MAX,
+			     err, sizeof(err));
+	if (n < 0) {
+		fprintf(stderr, "entrylab trace: the program's marker sites: %s\n", err);
+		return -1;
+	}
+	job->scope = EL_REGION_SCOPE_WHOLE;
+	for (int i = 0; i < n; i++)
+		if (sites[i].op == EL_REGION_BEGIN)
+			job->scope = EL_REGION_SCOPE_MARKED;
+	return 0;
 }
 
 int trace_prepare(struct el_trace_job *job)
@@ -123,6 +155,8 @@ int trace_prepare(struct el_trace_job *job)
 	char cpu[512], err[512];
 
 	job->lx = NULL;
+	if (prepare_scope(job))
+		return EL_EXIT_USAGE;
 	if (trace_qemu_cpu(&spec->cpu, cpu, sizeof(cpu), err, sizeof(err))) {
 		fprintf(stderr, "entrylab trace: %s\n", err);
 		return EL_EXIT_UNSUPPORTED;
@@ -146,15 +180,21 @@ void trace_job_free(struct el_trace_job *job)
 	job->lx = NULL;
 }
 
-/* The region's iterations: a Linux guest's RUN report, else trace_console_iterations(). */
+/*
+ * The region's iterations: a whole program's are what -n says it runs (the
+ * request's divisor; 0: totals only); a marked region's what the program
+ * declared, from a Linux guest's RUN report, else trace_console_iterations().
+ */
 static uint64_t region_iterations(const struct el_trace_job *job, const struct el_run_result *res,
 				  const char *console)
 {
 	uint64_t n = job->req->iterations;
 
+	if (job->scope == EL_REGION_SCOPE_WHOLE)
+		return n;
 	if (job->lx && res->have_run && res->run.region.valid && res->run.region.iterations)
 		return res->run.region.iterations;
-	if (console && job->req->bench)
+	if (console)
 		trace_console_iterations(console, job->req->bench, &n);
 	return n;
 }
@@ -186,20 +226,21 @@ struct json_object *trace_once(const struct el_trace_job *job, struct el_run_res
 			 "found its counts inconsistent: the trace is not to be trusted");
 	}
 	out->have_data = out->have_data && out->d.executed;
-	if (out->have_data) {
+	out->not_measured = out->have_data ? trace_not_measured(&out->d) : NULL;
+	if (out->have_data && !out->not_measured) {
 		load_maps(job, out->q.console, res, &scan, &out->d, out->tabs, &out->m);
 		if (trace_totals(&out->d, &out->m, &out->t))
 			out->have_data = false;
 	}
 	frame_scan_free(&scan);
-	/* Per iteration means per what the benchmark declared to its region marker. */
+	/* Per iteration: what a marked region declared, or -n for a whole program. */
 	out->iterations = region_iterations(job, res, out->q.console);
 	trace = out->have_data ? trace_json(&out->d, &out->t, out->iterations) : NULL;
 	/* Where a Linux kernel's names came from (harness/trace/README.md, "Linux"). */
-	if (trace && job->lx)
+	if (trace && job->lx && !out->not_measured)
 		json_object_object_add(trace, "kernel_symbols", json_object_new_string(
 			job->lx->kernel_symtab ? "vmlinux" : job->lx->ksyms ? "kallsyms" : "cache"));
-	return trace_record(job, res, &out->q, out->iterations, trace);
+	return trace_record(job, res, out, trace);
 }
 
 

@@ -1,7 +1,8 @@
 /*
  * How a trace ended, from what QEMU leaves: its exit status (isa-debug-exit
  * gives (value << 1) | 1, of which 8 bits survive), its stderr, the console
- * (the exact exit status, a panic) and whether the plugin counted anything.
+ * (the exact exit status, a panic) and whether the plugin counted anything;
+ * and, when it measured nothing, why.
  * The result is what `run` would have recorded for the same ending.
  */
 #include <stdio.h>
@@ -80,3 +81,45 @@ void trace_outcome(const struct el_trace_run *q, const struct el_trace_data *d,
 	}
 }
 
+
+/*
+ * The plugin counts only inside windows; with none closed there is nothing
+ * to report but why.  BEGUN says whether a BEGIN marker ran, OPENED whether
+ * a window followed it (eltrace.c); an open window that never closed is no
+ * region either (its END never came: the figures would be a fragment).
+ */
+const char *trace_not_measured(const struct el_trace_data *d)
+{
+	if (d->windows)
+		return NULL;
+	switch (d->window) {
+	case EL_TRACE_WINDOW_USER:
+		if (d->opened)
+			return "the program started but its end was never seen: the guest kernel's "
+			       "END OUT after the program's exit did not run";
+		if (d->begun)
+			return "the program never reached user mode (the guest kernel began the "
+			       "whole-program region, then no user instruction ran)";
+		return "the guest kernel never began the whole-program region (no BEGIN OUT ran "
+		       "before the program: a kernel without el.region=whole?)";
+	case EL_TRACE_WINDOW_ENTRY:
+		if (d->opened)
+			return "the program started but /init never returned from waiting for it "
+			       "(" EL_LINUX_WHOLE_END_SYMBOL " did not run)";
+		return "the program never reached user mode: its ELF entry point never ran";
+	case EL_TRACE_WINDOW_SITES:
+		if (d->opened)
+			return "BEGIN ran but no END: the program's END marker never ran "
+			       "before the guest stopped";
+		if (d->begun)
+			return "a BEGIN marker's SYSCALL ran but never returned to the program";
+		return "the program's markers never ran: no BEGIN marker executed (--region whole "
+		       "measures the whole program)";
+	default:
+		if (d->opened)
+			return "BEGIN ran but no END: the program's END marker never ran "
+			       "before the guest stopped";
+		return "the program's markers never ran: no BEGIN marker executed (--region whole "
+		       "measures the whole program)";
+	}
+}

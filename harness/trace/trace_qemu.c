@@ -171,9 +171,22 @@ const char *trace_qemu_firmware(void)
 	return NULL;
 }
 
+/* ",KEY=0xADDR:BYTES" (eltrace_window.c); the bytes as hex. */
+static size_t mark_arg(char *out, size_t len, const char *key, const struct el_trace_mark *m)
+{
+	size_t n = (size_t)snprintf(out, len, ",%s=0x%llx:", key, (unsigned long long)m->vaddr);
+
+	for (unsigned i = 0; i < m->n; i++)
+		n += (size_t)snprintf(out + (n < len ? n : len), n < len ? len - n : 0, "%02x",
+				      m->bytes[i]);
+	return n;
+}
+
 /*
- * The plugin's arguments: our kernel's marker OUTs, or a Linux guest's
- * program's marker sites (begin_site=/end_site= per site).  -1 if too long.
+ * The plugin's arguments (eltrace_window.c): our kernel's marker OUTs
+ * (open=user for the whole program: from its first user instruction), or
+ * for a Linux guest the program's marker sites (begin_site=/end_site= per
+ * site), or its entry point and /init's label (whole).  -1 if too long.
  */
 static int plugin_args(const struct el_trace_job *job, const struct trace_dir *d, char *out,
 		       size_t len)
@@ -182,9 +195,15 @@ static int plugin_args(const struct el_trace_job *job, const struct trace_dir *d
 				    job->opts.listing ? ",listing=on" : "");
 
 	if (!job->lx) {
-		n += (size_t)snprintf(out + n, n < len ? len - n : 0, ",begin=0x%llx,end=0x%llx",
+		n += (size_t)snprintf(out + n, n < len ? len - n : 0, ",begin=0x%llx,end=0x%llx%s",
 				      (unsigned long long)job->begin,
-				      (unsigned long long)job->end);
+				      (unsigned long long)job->end,
+				      job->scope == EL_REGION_SCOPE_WHOLE ? ",open=user" : "");
+		return n < len ? 0 : -1;
+	}
+	if (job->scope == EL_REGION_SCOPE_WHOLE) {
+		n += mark_arg(out + n, n < len ? len - n : 0, "entry", &job->lx->entry);
+		n += mark_arg(out + n, n < len ? len - n : 0, "end", &job->lx->whole_end);
 		return n < len ? 0 : -1;
 	}
 	for (unsigned i = 0; i < job->lx->nsites && n < len; i++)
@@ -194,12 +213,28 @@ static int plugin_args(const struct el_trace_job *job, const struct trace_dir *d
 	return n < len ? 0 : -1;
 }
 
+/*
+ * --append and the region's scope for our kernel: " el.region=whole" for
+ * the whole program (the kernel's default is marked), as `run` passes it.
+ */
+static int scope_append(char *out, size_t len, const char *append, enum el_region_scope scope,
+			char *err, size_t errlen)
+{
+	int n = snprintf(out, len, "%s%s", append ? append : "",
+			 scope == EL_REGION_SCOPE_WHOLE ? " el.region=whole" : "");
+
+	if (n < 0 || (size_t)n >= len)
+		return snprintf(err, errlen, "--append leaves no room for el.region=whole: "
+				"shorten it"), -1;
+	return 0;
+}
+
 void trace_qemu_run(const struct el_trace_job *job, struct el_trace_run *r)
 {
 	const struct el_trace_opts *opts = &job->opts;
 	const struct el_run_spec *spec = job->spec;
 	struct trace_dir d = {0};
-	char cmdline[EL_CMDLINE_MAX], mem[32], plugin[4096];
+	char cmdline[EL_CMDLINE_MAX], append[EL_CMDLINE_MAX], mem[32], plugin[4096];
 	const char *bios = trace_qemu_firmware();
 
 	memset(r, 0, sizeof(*r));
@@ -207,7 +242,9 @@ void trace_qemu_run(const struct el_trace_job *job, struct el_trace_run *r)
 	snprintf(r->qemu, sizeof(r->qemu), "%s", qemu_binary(opts));
 	snprintf(r->bios, sizeof(r->bios), "%s", bios ? bios : "");
 	if (trace_qemu_cpu(&spec->cpu, r->cpu, sizeof(r->cpu), r->err, sizeof(r->err)) ||
-	    (!job->lx && trace_guest_cmdline(cmdline, sizeof(cmdline), spec->append,
+	    (!job->lx && scope_append(append, sizeof(append), spec->append, job->scope, r->err,
+				      sizeof(r->err))) ||
+	    (!job->lx && trace_guest_cmdline(cmdline, sizeof(cmdline), append,
 					     spec->init_args, r->err, sizeof(r->err))) ||
 	    dir_make(&d, job, r->err, sizeof(r->err))) {
 		r->spawn_failed = true;

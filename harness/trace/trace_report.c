@@ -22,19 +22,43 @@ static struct json_object *per_iter(uint64_t v, uint64_t iterations)
 	return json_object_new_double((double)v / (double)iterations);
 }
 
+/* The figures nobody measured: null, with the reason beside them. */
+static void unmeasured_json(struct json_object *o, const char *why)
+{
+	static const char *const keys[] = {"user", "kernel", "total", "per_iter", "symbols"};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		json_object_object_add(o, keys[i], NULL);
+	json_object_object_add(o, "not_measured", json_object_new_string(why));
+}
+
 struct json_object *trace_json(const struct el_trace_data *d, const struct el_trace_totals *t,
 			       uint64_t iterations)
 {
-	struct json_object *o = json_object_new_object(), *syms = json_object_new_array();
+	struct json_object *o = json_object_new_object(), *syms;
 	struct json_object *markers = json_object_new_object();
+	const char *why = trace_not_measured(d);
 	char hex[24];
 
 	json_object_object_add(o, "method", json_object_new_string("qemu-tcg-plugin"));
+	json_object_object_add(o, "window",
+			       json_object_new_string(el_trace_window_names[d->window]));
+	json_object_object_add(o, "iterations",
+			       iterations ? json_object_new_int64((int64_t)iterations) : NULL);
+	json_object_object_add(o, "windows", json_object_new_int64((int64_t)d->windows));
+	json_object_object_add(o, "executed", json_object_new_int64((int64_t)d->executed));
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)d->begin);
+	json_object_object_add(markers, "begin", json_object_new_string(hex));
+	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)d->end);
+	json_object_object_add(markers, "end", json_object_new_string(hex));
+	json_object_object_add(o, "markers", markers);
+	if (why) {
+		unmeasured_json(o, why);
+		return o;
+	}
 	json_object_object_add(o, "user", json_object_new_int64((int64_t)t->user));
 	json_object_object_add(o, "kernel", json_object_new_int64((int64_t)t->kernel));
 	json_object_object_add(o, "total", json_object_new_int64((int64_t)(t->user + t->kernel)));
-	json_object_object_add(o, "iterations",
-			       iterations ? json_object_new_int64((int64_t)iterations) : NULL);
 	if (iterations) {
 		struct json_object *pi = json_object_new_object();
 
@@ -45,13 +69,8 @@ struct json_object *trace_json(const struct el_trace_data *d, const struct el_tr
 	} else {
 		json_object_object_add(o, "per_iter", NULL);
 	}
-	json_object_object_add(o, "windows", json_object_new_int64((int64_t)d->windows));
-	json_object_object_add(o, "executed", json_object_new_int64((int64_t)d->executed));
-	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)d->begin);
-	json_object_object_add(markers, "begin", json_object_new_string(hex));
-	snprintf(hex, sizeof(hex), "0x%llx", (unsigned long long)d->end);
-	json_object_object_add(markers, "end", json_object_new_string(hex));
-	json_object_object_add(o, "markers", markers);
+	json_object_object_add(o, "not_measured", NULL);
+	syms = json_object_new_array();
 	for (size_t i = 0; i < t->nsyms; i++) {
 		struct json_object *s = json_object_new_object();
 
@@ -67,14 +86,25 @@ struct json_object *trace_json(const struct el_trace_data *d, const struct el_tr
 	return o;
 }
 
-struct json_object *trace_region_json(const char *console)
+struct json_object *trace_region_json(const char *console, enum el_region_scope scope,
+				      const char *why)
 {
+	static const char *const keys[] = {"tsc_ticks", "tsc_khz", "exits", "syscalls",
+					   "page_faults", "interrupts"};
 	struct el_region r;
 	struct json_object *o;
 
-	if (!console || !trace_console_region(console, &r))
+	if (scope == EL_REGION_SCOPE_NONE)
 		return NULL;
 	o = json_object_new_object();
+	json_object_object_add(o, "scope", json_object_new_string(el_region_scope_record[scope]));
+	if (!console || !trace_console_region(console, &r)) {
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			json_object_object_add(o, keys[i], NULL);
+		json_object_object_add(o, "not_measured", json_object_new_string(
+			why ? why : "the guest kernel printed no region line: it measured none"));
+		return o;
+	}
 	json_object_object_add(o, "tsc_ticks", json_object_new_int64((int64_t)r.tsc_end));
 	json_object_object_add(o, "tsc_khz", json_object_new_int64((int64_t)r.tsc_khz));
 	json_object_object_add(o, "exits", NULL);
@@ -101,8 +131,12 @@ static void linux_line(FILE *f, const struct el_trace_job *job, const struct el_
 {
 	const struct el_trace_linux *lx = job->lx;
 
-	fprintf(f, "linux: the window is the loop alone (from the BEGIN marker's return to the "
-		   "END marker's SYSCALL)\n");
+	if (job->scope == EL_REGION_SCOPE_WHOLE)
+		fprintf(f, "linux: the window is the whole program (from its entry point to "
+			   "/init's return from waiting for it)\n");
+	else
+		fprintf(f, "linux: the window is the loop alone (from the BEGIN marker's return to "
+			   "the END marker's SYSCALL)\n");
 	if (res->have_linux)
 		fprintf(f, "linux: meltdown \"%s\", clocksource %s, vsyscall %s\n",
 			res->linux_info.meltdown, res->linux_info.clocksource,
@@ -128,6 +162,7 @@ void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_
 	const struct el_run_request *r = job->req;
 	uint64_t it = r->iterations, total = t->user + t->kernel;
 	unsigned top = job->opts.top ? job->opts.top : EL_TRACE_TOP;
+	const char *why = trace_not_measured(d);
 	int w = 36;
 
 	fprintf(f, "entrylab trace: %s", r->bench ? r->bench : r->exec);
@@ -143,22 +178,36 @@ void trace_summary(FILE *f, const struct el_trace_job *job, const struct el_run_
 		fprintf(f, ", exit status %d", res->exit_status);
 	fprintf(f, "; %llu region window%s\n", (unsigned long long)d->windows,
 		d->windows == 1 ? "" : "s");
-	if (d->open)
-		fprintf(f, "the region began and never ended: counted up to the guest's exit\n");
-	else if (!d->windows)
-		fprintf(f, "the program never ran a region (EL_SYS_REGION begin/end): nothing "
-			   "to count\n");
+	fprintf(f, "scope: %s\n",
+		job->scope == EL_REGION_SCOPE_WHOLE
+			? "the whole program (from its first user instruction to its exit, "
+			  "children included)"
+			: "marked (what the program's markers bracket)");
+	if (why)
+		fprintf(f, "not measured: %s\n", why);
+	else if (d->open)
+		fprintf(f, "a region began again and never ended: counted up to the guest's "
+			   "exit\n");
 	if (job->lx)
 		linux_line(f, job, res);
 	else
 		region_line(f, res->console);
+	if (why) {
+		if (output)
+			fprintf(f, "\nrecord appended to %s (trace figures null)\n", output);
+		return;
+	}
 	fprintf(f, "\n");
 	fprintf(f, "  %-10s %14s %14s\n", "", "instructions", it ? "per iteration" : "");
 	row(f, "user", t->user, it);
 	row(f, "kernel", t->kernel, it);
 	row(f, "total", total, it);
 	if (!it)
-		fprintf(f, "  (iterations unknown: give -n for per-iteration counts)\n");
+		fprintf(f, "  (totals: %s)\n",
+			job->scope == EL_REGION_SCOPE_WHOLE
+				? "give -n N, the iterations the program runs, for "
+				  "per-iteration figures"
+				: "the program declared no iterations");
 	/* As wide as the longest name shown (Linux has 45-byte ones), at least 36. */
 	for (size_t i = 0; i < t->nsyms && i < top; i++)
 		if ((int)strlen(t->syms[i].name) > w)
@@ -191,7 +240,12 @@ void trace_csv(FILE *f, const char *s, const struct el_trace_data *d,
 	static const char *const names[] = {"instructions:u", "instructions:k", "instructions"};
 	uint64_t v[] = {t->user, t->kernel, t->user + t->kernel};
 
-	(void)d;
+	/* As perf stat prints a counter that never counted: no number. */
+	if (trace_not_measured(d)) {
+		for (unsigned i = 0; i < 3; i++)
+			fprintf(f, "<not counted>%s%s%s%s\n", s, s, names[i], s);
+		return;
+	}
 	for (unsigned i = 0; i < 3; i++) {
 		fprintf(f, "%llu%s%s%s%s", (unsigned long long)v[i], s, s, names[i], s);
 		if (iterations)
