@@ -28,6 +28,7 @@
 #include "host_elf.h"
 #include "initrd_linux.h"
 #include "linux_cmdline.h"
+#include "region_scope.h"
 #include "status.h"
 #include "trace.h"
 
@@ -173,8 +174,7 @@ int trace_linux_prepare(struct el_trace_job *job)
 				    "its bzImage (arch/x86/boot/bzImage)");
 	prepare_symbols(spec, lx);
 	/* /init's conf (linux_init.h): the scope for the whole program, KSYMS when needed. */
-	snprintf(conf, sizeof(conf), "%s%s",
-		 job->scope == EL_REGION_SCOPE_WHOLE ? "region=whole\n" : "",
+	snprintf(conf, sizeof(conf), "%s%s", region_linux_conf(job->scope),
 		 lx->ksyms ? "ksyms=1\n" : "");
 	/*
 	 * QEMU reads the file itself (--kernel, or the default: programs_prepare

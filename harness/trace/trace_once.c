@@ -11,6 +11,7 @@
 #include "host_elf.h"
 #include "host_info.h"
 #include "record.h"
+#include "region_scope.h"
 #include "status.h"
 #include "trace.h"
 
@@ -114,38 +115,31 @@ static struct json_object *trace_record(const struct el_trace_job *job,
 	} else if (json_object_object_get_ex(rec, "region", &region) && region) {
 		/* TCG has no VM exits to count. */
 		json_object_object_add(region, "exits", NULL);
-		if (!json_object_object_get_ex(region, "scope", NULL))
-			json_object_object_add(region, "scope", json_object_new_string(
-				el_region_scope_record[job->scope]));
 	}
 	json_object_object_add(rec, "trace", trace);
 	return rec;
 }
 
 /*
- * The region's scope, as the request resolved it before boot (spec); a
- * spec without one (a caller that did not resolve it) gets the same rule:
- * marked when the program's ELF lists a BEGIN marker site, else whole.
+ * The region's scope, as the request resolved it before boot (spec,
+ * vmm/region_scope.h); a spec without one (a caller that did not resolve
+ * it) gets the same rule from the program's ELF.
  */
 static int prepare_scope(struct el_trace_job *job)
 {
-	struct el_region_site sites[EL_TRACE_SITES_MAX];
-	char err[400];
-	int n;
+	char err[500];
+	int scope;
 
 	job->scope = job->spec->region_scope;
 	if (job->scope != EL_REGION_SCOPE_NONE || !job->prog->image)
 		return 0;
-	n = elf_region_sites(job->prog->image, job->prog->image_len, sites, EL_TRACE_SITES_MAX,
-			     err, sizeof(err));
-	if (n < 0) {
-		fprintf(stderr, "entrylab trace: the program's marker sites: %s\n", err);
+	scope = region_scope_resolve(EL_REGION_SCOPE_NONE, job->prog->image, job->prog->image_len,
+				     err, sizeof(err));
+	if (scope < 0) {
+		fprintf(stderr, "entrylab trace: the program: %s\n", err);
 		return -1;
 	}
-	job->scope = EL_REGION_SCOPE_WHOLE;
-	for (int i = 0; i < n; i++)
-		if (sites[i].op == EL_REGION_BEGIN)
-			job->scope = EL_REGION_SCOPE_MARKED;
+	job->scope = (enum el_region_scope)scope;
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 
 #include "host_io.h"
 #include "pvh_start.h"
+#include "region_scope.h"
 #include "trace.h"
 
 /*
@@ -214,19 +215,15 @@ static int plugin_args(const struct el_trace_job *job, const struct trace_dir *d
 }
 
 /*
- * --append and the region's scope for our kernel: " el.region=whole" for
- * the whole program (the kernel's default is marked), as `run` passes it.
+ * --append and the region's scope for our kernel (" el.region=whole" for
+ * the whole program), before the " -- " of the program's arguments.
  */
 static int scope_append(char *out, size_t len, const char *append, enum el_region_scope scope,
 			char *err, size_t errlen)
 {
-	int n = snprintf(out, len, "%s%s", append ? append : "",
-			 scope == EL_REGION_SCOPE_WHOLE ? " el.region=whole" : "");
-
-	if (n < 0 || (size_t)n >= len)
-		return snprintf(err, errlen, "--append leaves no room for el.region=whole: "
-				"shorten it"), -1;
-	return 0;
+	if ((size_t)snprintf(out, len, "%s", append ? append : "") >= len)
+		return snprintf(err, errlen, "--append is too long: shorten it"), -1;
+	return region_cmdline_append(out, len, scope, err, errlen);
 }
 
 void trace_qemu_run(const struct el_trace_job *job, struct el_trace_run *r)
