@@ -149,3 +149,131 @@ Test(trace, json_is_one_line)
 	json_object_put(o);
 	proc_free(&p);
 }
+
+/* guest/examples (README.md there): touch-pages has no markers, -if runs its own only on "mark". */
+#define EXAMPLES EL_BINARY_DIR "/guest/examples/"
+
+/* Is key present in the object at path, and null (a figure nobody measured)? */
+static bool is_null(struct json_object *rec, const char *path, const char *key)
+{
+	struct json_object *o = jget(rec, path), *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) && !v;
+}
+
+/* A symbol's count in trace.symbols; 0 if absent. */
+static int64_t sym_count(struct json_object *rec, const char *name)
+{
+	struct json_object *syms = jget(rec, "trace.symbols");
+
+	for (size_t i = 0; syms && i < json_object_array_length(syms); i++) {
+		struct json_object *s = json_object_array_get_idx(syms, i);
+
+		if (!strcmp(jstr(s, "name"), name))
+			return jint(s, "count");
+	}
+	return 0;
+}
+
+/* trace [-n N] --exec prog [ARGS] (up to 3, NULL ends them); the record (caller puts it). */
+static struct json_object *trace_example(struct el_proc *p, const char *name, const char *n,
+					 const char *prog, const char *a1, const char *a2,
+					 const char *a3)
+{
+	char out[200];
+	struct json_object *rec;
+
+	snprintf(out, sizeof(out), "%s", tmp_output(name));
+	if (access(prog, X_OK))
+		cr_assert_fail("%s is not built (guest/examples/, guest/CMakeLists.txt)", prog);
+	if (n)
+		entrylab(p, "trace", "-o", out, "-n", n, "--exec", prog, a1, a2, a3, NULL);
+	else
+		entrylab(p, "trace", "-o", out, "--exec", prog, a1, a2, a3, NULL);
+	cr_assert_eq(p->status, 0, "exit %d: the program's status\n%s%s", p->status, p->out,
+		     p->err);
+	rec = last_record(out);
+	cr_assert(rec, "no record in %s", out);
+	cr_assert_str_eq(jstr(rec, "status"), "ok", "%s", jstr(rec, "detail"));
+	return rec;
+}
+
+/*
+ * A program without markers is measured whole, as perf stat counts a
+ * command: from its first user instruction (_start, after exec) to its exit.
+ * Totals only without -n; -n N divides the same counts.
+ */
+Test(trace, unmarked_program_is_traced_whole)
+{
+	struct el_proc p, q;
+	struct json_object *a, *b, *syms;
+	int64_t user, kernel, sum = 0;
+
+	need_qemu();
+	a = trace_example(&p, "w.jsonl", NULL, EXAMPLES "touch-pages", NULL, NULL, NULL);
+	cr_expect(strstr(p.out, "scope: the whole program"), "summary:\n%s", p.out);
+	cr_expect(strstr(p.out, "(totals: give -n N"), "no totals label:\n%s", p.out);
+	cr_expect(!strstr(p.out, "not measured"), "%s", p.out);
+	cr_expect_str_eq(jstr(a, "region.scope"), "whole-program");
+	cr_expect_str_eq(jstr(a, "trace.window"), "user");
+	cr_expect_eq(jint(a, "trace.windows"), 1);
+	user = jint(a, "trace.user");
+	kernel = jint(a, "trace.kernel");
+	cr_expect_gt(user, 1000, "the program's own instructions: %lld", (long long)user);
+	/* 1024 page faults (1M, 4 rounds), each dozens of kernel instructions. */
+	cr_expect_eq(jint(a, "region.page_faults"), 1024);
+	cr_expect_gt(kernel, 1024 * 20, "kernel instructions: %lld", (long long)kernel);
+	cr_expect(is_null(a, "trace", "per_iter") && is_null(a, "trace", "iterations"),
+		  "no -n: totals only, per_iter null");
+	cr_expect_gt(sym_count(a, "_start"), 0, "the window opens at the entry point, _start");
+	syms = jget(a, "trace.symbols");
+	cr_assert(syms && json_object_array_length(syms) > 10, "no symbols");
+	for (size_t i = 0; i < json_object_array_length(syms); i++)
+		sum += jint(json_object_array_get_idx(syms, i), "count");
+	cr_expect_eq(sum, user + kernel, "symbols must add up to the total");
+	proc_free(&p);
+
+	b = trace_example(&q, "wn.jsonl", "1024", EXAMPLES "touch-pages", NULL, NULL, NULL);
+	cr_expect_eq(jint(b, "trace.kernel"), kernel, "-n divides, it does not change the run");
+	cr_expect_eq(jint(b, "trace.iterations"), 1024);
+	cr_expect_float_eq(json_object_get_double(jget(b, "trace.per_iter.kernel")),
+			   (double)kernel / 1024, 1e-9);
+	cr_expect(strstr(q.out, "per iteration"), "%s", q.out);
+	proc_free(&q);
+	json_object_put(a);
+	json_object_put(b);
+}
+
+/* Markers that never run: "not measured" with the reason, nulls, the program's status. */
+Test(trace, markers_that_never_run_measure_nothing)
+{
+	struct el_proc p, q;
+	struct json_object *a, *b;
+
+	need_qemu();
+	a = trace_example(&p, "never.jsonl", NULL, EXAMPLES "touch-pages-if", NULL, NULL, NULL);
+	cr_expect(strstr(p.out, "not measured: the program's markers never ran: no BEGIN marker "
+				"executed"), "summary:\n%s", p.out);
+	cr_expect(!strstr(p.out, "instructions"), "a table of figures nobody measured:\n%s",
+		  p.out);
+	cr_expect(strstr(p.err, "not measured") && strstr(p.err, "the program's"),
+		  "stderr must say it, and whose exit status this is:\n%s", p.err);
+	cr_expect_str_eq(jstr(a, "region.scope"), "marked");
+	cr_expect_eq(jint(a, "trace.windows"), 0);
+	cr_expect(jstr(a, "trace.not_measured") && strstr(jstr(a, "trace.not_measured"),
+							   "markers never ran"));
+	for (const char *const *k = (const char *const[]){"user", "kernel", "total", "per_iter",
+							  "symbols", NULL}; *k; k++)
+		cr_expect(is_null(a, "trace", *k), "trace.%s must be null", *k);
+	cr_expect(is_null(a, "region", "page_faults"), "region.page_faults must be null");
+	proc_free(&p);
+
+	/* The same program with its markers run: measured, so the check above can fail. */
+	b = trace_example(&q, "mark.jsonl", NULL, EXAMPLES "touch-pages-if", "1M", "4", "mark");
+	cr_expect_eq(jint(b, "trace.windows"), 1, "%s", q.out);
+	cr_expect_gt(jint(b, "trace.kernel"), 1024 * 20);
+	cr_expect_eq(jint(b, "trace.iterations"), 1024, "the faults it declared");
+	proc_free(&q);
+	json_object_put(a);
+	json_object_put(b);
+}

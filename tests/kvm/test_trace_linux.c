@@ -121,3 +121,48 @@ Test(trace_linux, getpid_on_debian_6_1_and_pti)
 	json_object_put(off);
 	json_object_put(on);
 }
+
+/*
+ * A program without markers on Linux: the window from its ELF entry point
+ * (_start, matched by address and bytes) to /init's return from waitpid,
+ * so it holds the program, its page faults and its exit.  One boot.
+ */
+Test(trace_linux, unmarked_program_is_traced_whole)
+{
+	static const char prog[] = EL_BINARY_DIR "/guest/examples/touch-pages";
+	char out[200];
+	struct el_proc p;
+	struct json_object *rec, *syms;
+	int64_t start = 0, faults = 0;
+
+	need_linux();
+	cr_assert(!access(prog, X_OK), "%s is not built (guest/examples/)", prog);
+	setenv("ENTRYLAB_KSYMS_CACHE", EL_BINARY_DIR "/tests/ksyms-cache", 1);
+	snprintf(out, sizeof(out), "%s", tmp_output("whole.jsonl"));
+	entrylab(&p, "trace", "--guest", "linux", "-o", out, "--exec", prog, NULL);
+	cr_assert_eq(p.status, 0, "exit %d\n%s%s", p.status, p.out, p.err);
+	cr_expect(strstr(p.out, "linux: the window is the whole program"), "summary:\n%s", p.out);
+	proc_free(&p);
+	rec = last_record(out);
+	cr_assert(rec, "no record in %s", out);
+	cr_assert_str_eq(jstr(rec, "status"), "ok", "%s", jstr(rec, "detail"));
+	cr_expect_str_eq(jstr(rec, "region.scope"), "whole-program");
+	cr_expect_str_eq(jstr(rec, "trace.window"), "entry");
+	cr_expect_eq(jdouble(rec, "trace.windows"), 1);
+	cr_expect_gt(jdouble(rec, "trace.user"), 1000);
+	/* 1024 faults on the zero page: Linux's fault path is hundreds of instructions each. */
+	cr_expect_gt(jdouble(rec, "trace.kernel"), 1024 * 100);
+	cr_expect(!jget(rec, "trace.per_iter"), "no -n: totals only");
+	syms = jget(rec, "trace.symbols");
+	for (size_t i = 0; syms && i < json_object_array_length(syms); i++) {
+		struct json_object *s = json_object_array_get_idx(syms, i);
+
+		if (!strcmp(jstr(s, "name"), "_start"))
+			start = json_object_get_int64(jget(s, "count"));
+		if (!strcmp(jstr(s, "name"), "exc_page_fault"))
+			faults = json_object_get_int64(jget(s, "count"));
+	}
+	cr_expect_gt(start, 0, "the window opens at the entry point, _start");
+	cr_expect_gt(faults, 1024, "exc_page_fault: %lld", (long long)faults);
+	json_object_put(rec);
+}
