@@ -51,6 +51,7 @@ void linit_report_run(struct el_report *r, const struct el_report *boot,
 	*r = *boot;
 	r->kind = EL_REPORT_RUN;
 	linit_region_from_page(page, &r->region);
+	r->region_scope = r->region.valid ? EL_REGION_SCOPE_MARKED : EL_REGION_SCOPE_NONE;
 	counted = r->region.valid && page->errors == 0;
 	if (nr > EL_MAX_COUNTERS)
 		nr = EL_MAX_COUNTERS;
