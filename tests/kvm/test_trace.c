@@ -185,7 +185,7 @@ static struct json_object *trace_example(struct el_proc *p, const char *name, co
 
 	snprintf(out, sizeof(out), "%s", tmp_output(name));
 	if (access(prog, X_OK))
-		cr_assert_fail("%s is not built (guest/examples/, guest/CMakeLists.txt)", prog);
+		cr_assert_fail("%s is not built (guest/CMakeLists.txt)", prog);
 	if (n)
 		entrylab(p, "trace", "-o", out, "-n", n, "--exec", prog, a1, a2, a3, NULL);
 	else
@@ -276,4 +276,32 @@ Test(trace, markers_that_never_run_measure_nothing)
 	proc_free(&q);
 	json_object_put(a);
 	json_object_put(b);
+}
+
+/*
+ * Children count, as perf stat counts a command's: wholecheck's child
+ * writes PAGES fresh pages (a fault each) before the parent's wait; 64 more
+ * pages are 64 more faults and their instructions in the same window.
+ */
+Test(trace, whole_program_counts_its_children)
+{
+	static const char prog[] = EL_BINARY_DIR "/guest/wholecheck";
+	struct el_proc p, q;
+	struct json_object *one, *more;
+
+	need_qemu();
+	one = trace_example(&p, "c1.jsonl", NULL, prog, "fork", "1", NULL);
+	more = trace_example(&q, "c65.jsonl", NULL, prog, "fork", "65", NULL);
+	cr_expect_str_eq(jstr(one, "region.scope"), "whole-program", "no sites: whole");
+	cr_expect_eq(jint(more, "region.page_faults") - jint(one, "region.page_faults"), 64);
+	cr_expect_geq(jint(more, "trace.user") - jint(one, "trace.user"), 64,
+		     "the child's 64 more stores: user %lld -> %lld",
+		     (long long)jint(one, "trace.user"), (long long)jint(more, "trace.user"));
+	cr_expect_geq(jint(more, "trace.kernel") - jint(one, "trace.kernel"), 64 * 50,
+		     "64 more page faults in the child: kernel %lld -> %lld",
+		     (long long)jint(one, "trace.kernel"), (long long)jint(more, "trace.kernel"));
+	proc_free(&p);
+	proc_free(&q);
+	json_object_put(one);
+	json_object_put(more);
 }
