@@ -45,6 +45,7 @@ enum {
 	EL_OPT_KERNEL,
 	EL_OPT_EXEC,
 	EL_OPT_GUEST,
+	EL_OPT_REGION,
 	EL_OPT_PRIVATE = 300, /* a command's own options start here */
 };
 
@@ -57,7 +58,19 @@ enum {
 	{"json", no_argument, 0, EL_OPT_JSON}, {"timeout", required_argument, 0, EL_OPT_TIMEOUT}, \
 	{"verbose", no_argument, 0, 'v'}, {"kernel", required_argument, 0, EL_OPT_KERNEL}, \
 	{"exec", required_argument, 0, EL_OPT_EXEC}, {"guest", required_argument, 0, EL_OPT_GUEST}, \
+	{"region", required_argument, 0, EL_OPT_REGION}, \
 	{"help", no_argument, 0, 'h'}
+
+/* The help lines of --region and of -n's second meaning, for run and trace alike. */
+#define EL_CLI_HELP_REGION                                                                 \
+	"      --region R        marked: what the program's markers bracket; whole: the\n"    \
+	"                        whole program, from exec to its exit, children included\n" \
+	"                        (as perf stat counts a command).  Default: marked when\n"  \
+	"                        the program has markers (<entrylab/marker.h>), else whole\n"
+#define EL_CLI_HELP_DIVISOR                                                                \
+	"                        With --exec or --region whole: how many iterations the\n"  \
+	"                        program runs, for per-iteration figures (it is not told);\n" \
+	"                        without -n a whole region gives totals\n"
 
 /* "entrylab CMD: <problem>; <fix>" on stderr; returns EL_EXIT_USAGE. */
 /* The shared limits, one paragraph after the options of run and trace. */

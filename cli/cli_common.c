@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "el_limits.h"
 #include "parse_num.h"
+#include "region_scope.h"
 #include "status.h"
 
 int cli_bad(const char *cmd, const char *fix, const char *fmt, ...)
@@ -49,6 +50,12 @@ int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_ru
 		}
 		return cli_bad(cmd, "give --guest entrylab (our kernel) or --guest linux",
 			       "--guest '%s' is not a guest kind", arg);
+	case EL_OPT_REGION:
+		if (region_scope_parse(arg, &cli->req.region))
+			return cli_bad(cmd, "give --region marked (what the program's markers bracket) "
+				       "or --region whole (the whole program, as perf stat counts it)",
+				       "--region '%s' is not a region", arg);
+		return 0;
 	case 'n':
 		if (el_parse_u64(arg, 1, UINT64_MAX, &cli->req.iterations))
 			return cli_bad(cmd, "give a count such as -n 100000",

@@ -48,6 +48,7 @@ static void run_usage(FILE *f)
 		"  -a, --append ARGS     guest kernel command line (entrylab list knobs)\n"
 		"  -n, --iterations N    iterations of the measured loop, in the bench's unit\n"
 		"                        (entrylab list benches; pagefault: give SIZE ROUNDS)\n"
+		EL_CLI_HELP_DIVISOR
 		"  -e, --events LIST     counters, perf names (entrylab list events)\n"
 		"  -r, --repeat N        N runs, a fresh VM each; one aggregate after the last\n"
 		"                        (mean, ( +- x%% ) perf's relative stderr, min, max)\n"
@@ -67,6 +68,7 @@ static void run_usage(FILE *f)
 		"      --strict          a knob the vCPU cannot honour is an error\n"
 		"      --guest KIND      entrylab (our kernel, default) or linux: a Linux kernel\n"
 		"                        with our /init runs the same program (docs/linux-guest.md)\n"
+		EL_CLI_HELP_REGION
 		"      --kernel FILE     the kernel to boot: ours by default; with --guest linux\n"
 		"                        an ELF vmlinux or bzImage (default: Debian's, as fetched\n"
 		"                        for the nested runner)\n"

@@ -49,6 +49,7 @@ static void trace_usage(FILE *f)
 		"  -c, --cpu SPEC        host[,+feat|,-feat]...: QEMU's \"max\" with the toggles\n"
 		"  -a, --append ARGS     guest kernel command line (entrylab list knobs)\n"
 		"  -n, --iterations N    iterations of the measured loop\n"
+		EL_CLI_HELP_DIVISOR
 		"  -m, --memory SIZE     guest memory, e.g. 256M (default 256M)\n"
 		"  -o, --output FILE     append the record as a JSON line (default: results/)\n"
 		"  -x SEP                CSV with separator SEP on stdout\n"
@@ -57,6 +58,7 @@ static void trace_usage(FILE *f)
 		"                        and a mark for CR3 writes, SWAPGS, SYSRET, IRET, WRMSR, ...\n"
 		"      --top N           symbols in the table (default 15)\n"
 		"      --timeout SEC     stop a guest that runs longer (default %.0f)\n"
+		EL_CLI_HELP_REGION
 		"      --guest KIND      entrylab (our kernel, default) or linux: a Linux kernel\n"
 		"                        with our /init runs the same program (docs/linux-guest.md)\n"
 		"      --kernel FILE     the kernel to boot: ours by default; with --guest linux\n"

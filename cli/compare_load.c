@@ -94,6 +94,7 @@ static void group_label(struct json_object *rec, bool one_exp, char *buf, size_t
 	const char *bench = jstring(rec, "bench", "name"), *cpu = jstring(rec, "request", "cpu");
 	const char *append = jstring(rec, "request", "append");
 	const char *kind = jstring(rec, "guest", "kind"), *release = NULL;
+	const char *scope = jstring(rec, "region", "scope");
 	struct json_object *g, *l;
 	char guest[160] = "";
 
@@ -108,7 +109,9 @@ static void group_label(struct json_object *rec, bool one_exp, char *buf, size_t
 		snprintf(guest, sizeof(guest), " linux%s%s", release && *release ? " " : "",
 			 release ? release : "");
 	}
-	snprintf(buf, len, "%s%s%s%s%s%s", bench ? bench : "boot", guest,
+	/* A whole-program record is not the same quantity as a marked one: its own group. */
+	snprintf(buf, len, "%s%s%s%s%s%s%s", bench ? bench : "boot", guest,
+		 scope && !strcmp(scope, "whole-program") ? " (whole program)" : "",
 		 cpu && strcmp(cpu, "host") ? " " : "", cpu && strcmp(cpu, "host") ? cpu : "",
 		 append && *append ? " " : "", append ? append : "");
 }

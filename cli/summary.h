@@ -73,7 +73,9 @@ struct summary_agg {
 	struct el_report boot;          /* the first boot report: configuration shown once */
 	bool have_linux;                /* --guest linux: what the first /init said of Linux */
 	struct el_linux_info linux_info;
-	/* the scheduler timer over every run (guest.timer in each record) */
+	enum el_region_scope scope;     /* what the region is (the spec's, one for all runs) */
+	char missing[200];              /* why the first run without a region had none */
+	/* the scheduler timer over every run) (guest.timer in each record) */
 	struct {
 		uint64_t interrupts, late_max_ns, fallbacks, halt_skips;
 	} timer;

@@ -61,6 +61,7 @@ void summary_agg_init(struct summary_agg *a, const struct el_cli_run *cli)
 
 	memset(a, 0, sizeof(*a));
 	a->unit = b ? b->unit : "iteration";
+	a->scope = cli->spec.region_scope;
 	for (unsigned i = 0; i < ROW_REGION; i++) {
 		snprintf(a->rows[i].event, sizeof(a->rows[i].event), "%s", region_rows[i].event);
 		a->rows[i].unit = region_rows[i].unit;
@@ -158,6 +159,10 @@ void summary_agg_add(struct summary_agg *a, const struct el_cli_run *cli,
 	summary_acc_add(&a->wall_ms, res->wall_ms);
 	a->iterations = iters ? iters : a->iterations;
 	if (!res->have_run || !g->valid) {
+		const char *why = record_region_missing(&cli->spec, res);
+
+		if (why && !a->missing[0])
+			snprintf(a->missing, sizeof(a->missing), "%s", why);
 		add_counters(a, cli, res, 0);
 		return;
 	}
@@ -205,6 +210,8 @@ void summary_agg_table(FILE *f, const struct summary_agg *a, const struct el_run
 	for (int i = 0; i < req->nargs; i++)
 		fprintf(f, " %s", req->args[i]);
 	fprintf(f, "'");
+	if (a->scope == EL_REGION_SCOPE_WHOLE)
+		fprintf(f, " (the whole program)");
 	if (a->runs > 1)
 		fprintf(f, " (%u runs)", a->runs);
 	fprintf(f, ":\n\n");
@@ -213,18 +220,23 @@ void summary_agg_table(FILE *f, const struct summary_agg *a, const struct el_run
 
 		summary_grouped(n, sizeof(n), (double)a->iterations);
 		fprintf(f, "  %18s      iterations           # one %s each\n", n, a->unit);
+	} else if (a->scope == EL_REGION_SCOPE_WHOLE) {
+		fprintf(f, "  %18s      iterations           # totals only: -n N gives "
+			   "per-iteration figures\n", "-");
 	}
 	for (unsigned i = 0; i < a->nrows; i++)
 		summary_row_table(f, &a->rows[i], a->runs > 1, a->measured);
 	fprintf(f, "\n");
 	if (!t->n) {
-		fprintf(f, "  <not counted> seconds time elapsed (no run measured a region)\n\n");
+		fprintf(f, "  <not counted> seconds time elapsed (not measured: %s)\n\n",
+			a->missing[0] ? a->missing : "no run measured a region");
 		return;
 	}
 	fprintf(f, " %17.9f", t->mean);
 	if (a->runs > 1)
 		fprintf(f, " +- %.9f", summary_acc_stderr(t));
-	fprintf(f, " seconds time elapsed in the region");
+	fprintf(f, " seconds time elapsed %s",
+		a->scope == EL_REGION_SCOPE_WHOLE ? "in the whole program" : "in the region");
 	if (a->runs > 1)
 		fprintf(f, "  ( +- %5.2f%% )", summary_acc_rse(t));
 	fprintf(f, "\n\n");

@@ -160,6 +160,8 @@ void report_send_run(const struct el_region *region, uint64_t unknown_syscalls, 
 	run_report.exit_status = status;
 	run_report.flags |= EL_REPORT_EXITED;
 	run_report.region = *region;
+	/* Marked until el.region=whole lands in the kernel (issue 24): what it measures today. */
+	run_report.region_scope = region->valid ? EL_REGION_SCOPE_MARKED : EL_REGION_SCOPE_NONE;
 	pmu_report(&run_report);
 	timer_stats(&run_report.timer);
 	if (run_report.timer.interrupts || run_report.timer.polls)

@@ -25,6 +25,13 @@ int record_exit_code(const struct el_run_result *res);
  */
 uint64_t record_iterations(const struct el_run_request *req, const struct el_run_result *res);
 
+/*
+ * Why a run with a program has no region figures ("the program's markers
+ * never ran ..."), or NULL when it has them or ran no program.  The record
+ * says it as region.not_measured, the summary in place of the figures.
+ */
+const char *record_region_missing(const struct el_run_spec *spec, const struct el_run_result *res);
+
 /* A new record object (caller puts it). */
 struct json_object *record_build(const struct el_run_request *req, const struct el_run_spec *spec,
 				 const struct el_host_info *host, const struct el_run_result *res);

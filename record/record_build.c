@@ -195,15 +195,49 @@ static struct json_object *counted(const struct el_region *r, uint32_t bit, uint
 	return (r->unknown & bit) ? NULL : json_object_new_int64((int64_t)v);
 }
 
+/*
+ * Why a run that had a program measured no region, for the record's
+ * region.not_measured and the summary (NULL when it measured one, or ran
+ * no program).
+ */
+const char *record_region_missing(const struct el_run_spec *spec, const struct el_run_result *res)
+{
+	if (spec->region_scope == EL_REGION_SCOPE_NONE || (res->have_run && res->run.region.valid))
+		return NULL;
+	if (!res->have_run)
+		return "the run ended before the guest reported the program's region";
+	if (spec->region_scope == EL_REGION_SCOPE_WHOLE)
+		return "the program never ran in user mode";
+	if (res->region_begun)
+		return "the program's BEGIN marker ran but no END marker after it";
+	return "the program's markers never ran (no BEGIN marker); --region whole measures "
+	       "the whole program";
+}
+
+/*
+ * region: the scope always (when a program ran), the figures when measured,
+ * else null with the reason: never a 0 nobody counted.
+ */
 static struct json_object *region_obj(const struct el_run_spec *spec,
 				      const struct el_run_result *res)
 {
 	const struct el_region *r = &res->run.region;
+	const char *missing = record_region_missing(spec, res);
 	struct json_object *o;
 
-	if (!res->have_run || !r->valid)
+	if (spec->region_scope == EL_REGION_SCOPE_NONE)
 		return NULL;
 	o = json_object_new_object();
+	put(o, "scope", json_object_new_string(el_region_scope_record[spec->region_scope]));
+	if (missing) {
+		static const char *const keys[] = {"tsc_ticks", "tsc_khz", "exits", "syscalls",
+						   "page_faults", "interrupts"};
+
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			put(o, keys[i], NULL);
+		put(o, "not_measured", json_object_new_string(missing));
+		return o;
+	}
 	put(o, "tsc_ticks", json_object_new_int64((int64_t)(r->tsc_end - r->tsc_begin)));
 	put(o, "tsc_khz", json_object_new_int64((int64_t)(r->tsc_khz ? r->tsc_khz : res->tsc_khz)));
 	/* The VMM sees a Linux guest's region markers no more than Linux's counts: null. */

@@ -54,18 +54,25 @@ void record_counter(const struct el_run_request *req, const struct el_run_spec *
 	c = &r->counters[i];
 	m = &r->markers[i];
 	out->status = (enum el_counter_status)c->status;
+	/* No region, nothing counted in it, whatever the counter says. */
+	if (c->status == EL_COUNTER_COUNTED && record_region_missing(spec, res))
+		out->status = EL_COUNTER_NOT_COUNTED;
 	if (m->status == EL_COUNTER_COUNTED) {
 		out->have_markers = true;
 		out->markers = m->value;
 	}
-	if (c->status != EL_COUNTER_COUNTED)
+	if (out->status != EL_COUNTER_COUNTED)
 		return;
 	out->have_value = true;
 	out->value = c->value;
 	iters = record_iterations(req, res);
 	if (!iters)
 		return;
-	base = out->have_markers && out->markers <= c->value ? out->markers : 0;
+	/* The markers' own cost is part of a marked region only. */
+	base = spec->region_scope == EL_REGION_SCOPE_MARKED && out->have_markers &&
+		       out->markers <= c->value
+		       ? out->markers
+		       : 0;
 	out->have_per_iter = true;
 	out->per_iter = (double)(c->value - base) / (double)iters;
 }

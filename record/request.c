@@ -71,7 +71,7 @@ int request_programs(const char *cmd, struct el_run_request *r, struct el_progra
 	const struct el_program_choice c = {
 		.bench = r->bench, .exec = r->exec, .kernel = r->kernel,
 		.args = r->args, .nargs = r->nargs, .iterations = r->iterations,
-		.mem_bytes = r->mem_bytes, .guest = r->guest,
+		.mem_bytes = r->mem_bytes, .guest = r->guest, .region = r->region,
 		.events = spec->events, .nr_events = spec->nr_events,
 	};
 	char err[600];

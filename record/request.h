@@ -34,6 +34,7 @@ struct el_run_request {
 	bool strict;             /* --strict */
 	enum el_guest_kind guest; /* --guest */
 	const char *kernel;      /* --kernel FILE */
+	enum el_region_scope region; /* --region; EL_REGION_SCOPE_NONE: decided from the program */
 	const char *exec;        /* --exec FILE */
 	const char *bench;       /* BENCH; NULL (and no exec) = boot only */
 	char **args;             /* the program's arguments (effective after request_programs) */

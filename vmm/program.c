@@ -22,6 +22,7 @@
 #include "initrd_linux.h"
 #include "linux_load.h"
 #include "program.h"
+#include "region_scope.h"
 #include "status.h"
 
 #ifndef EL_LINUX_BUILD_KERNEL
@@ -51,10 +52,7 @@ static int program_args(struct el_programs *p, const struct el_program_choice *c
 		for (n = 0; n < c->nargs; n++)
 			p->argv[n] = c->args[n];
 	}
-	if (c->iterations) {
-		if (!b)
-			return ERR(EL_EXIT_USAGE, "-n applies to the built-in benchmarks; pass your "
-				   "program's own arguments after --exec FILE");
+	if (c->iterations && b) {
 		if (b->iter_arg < 0)
 			return ERR(EL_EXIT_USAGE, "-n: an iteration of %s is one %s and its arguments "
 				   "set how many (SIZE ROUNDS: ROUNDS * SIZE / 4096 faults); give those "
@@ -67,21 +65,30 @@ static int program_args(struct el_programs *p, const struct el_program_choice *c
 		snprintf(p->iter, sizeof(p->iter), "%llu", (unsigned long long)c->iterations);
 		p->argv[b->iter_arg] = p->iter;
 	}
-	/* The count the program will declare to el_region_begin(), in its unit. */
-	if (b) {
+	/*
+	 * The per-iteration divisor: the count a benchmark will declare to
+	 * el_region_begin(), in its unit, for a marked region; -n for a
+	 * whole-program region and for --exec (the program is not told: it is
+	 * how many iterations the user says it runs); else totals only.
+	 */
+	if (b)
 		bench_iterations(b, p->argv, n, &p->iter_info);
+	if (b && p->scope != EL_REGION_SCOPE_WHOLE)
 		p->iterations = p->iter_info.iterations;
-	}
+	else
+		p->iterations = c->iterations;
 	p->argv[n] = NULL;
 	p->argc = n;
 	return 0;
 }
 
+/* The program's ELF (the benchmark's, or --exec FILE read and checked) and its region's scope. */
 static int program_image(struct el_programs *p, const struct el_program_choice *c, char *err,
 			 size_t errlen)
 {
 	char why[512];
 	size_t len;
+	int scope;
 
 	if (c->exec) {
 		p->exec_owned = file_read_elf(c->exec, EL_EXEC_FILE_MAX, &len, why, sizeof(why));
@@ -91,14 +98,18 @@ static int program_image(struct el_programs *p, const struct el_program_choice *
 			return ERR(EL_EXIT_USAGE, "--exec %s: %s", c->exec, why);
 		p->image = p->exec_owned;
 		p->image_len = len;
-		return 0;
+	} else {
+		p->bench = bench_find(c->bench);
+		if (!p->bench)
+			return ERR(EL_EXIT_USAGE, "unknown benchmark '%s'; `entrylab list benches` "
+				   "lists them, --exec FILE runs your own program", c->bench);
+		p->image = p->bench->image;
+		p->image_len = p->bench->image_len;
 	}
-	p->bench = bench_find(c->bench);
-	if (!p->bench)
-		return ERR(EL_EXIT_USAGE, "unknown benchmark '%s'; `entrylab list benches` lists "
-			   "them, --exec FILE runs your own program", c->bench);
-	p->image = p->bench->image;
-	p->image_len = p->bench->image_len;
+	scope = region_scope_resolve(c->region, p->image, p->image_len, why, sizeof(why));
+	if (scope < 0)
+		return ERR(EL_EXIT_USAGE, "%s: %s", c->exec ? c->exec : c->bench, why);
+	p->scope = (enum el_region_scope)scope;
 	return 0;
 }
 
@@ -193,23 +204,27 @@ static int linux_kernel_map(struct el_programs *p, const char *path, char *err, 
 	return 0;
 }
 
-/* /init's conf (linux_init.h): the raw counters, as our kernel's el.events has them. */
+/* /init's conf (linux_init.h): the raw counters, as our kernel's el.events has them, and the scope. */
 static int linux_conf(struct el_programs *p, const struct el_program_choice *c, char *err,
 		      size_t errlen)
 {
 	size_t used = 0;
+	int n;
 
 	p->linux_conf[0] = '\0';
 	for (unsigned i = 0; i < c->nr_events; i++) {
-		int n = snprintf(p->linux_conf + used, sizeof(p->linux_conf) - used, "%s0x%" PRIx64,
-				 i ? "," : "events=", c->events[i]);
-
+		n = snprintf(p->linux_conf + used, sizeof(p->linux_conf) - used, "%s0x%" PRIx64,
+			     i ? "," : "events=", c->events[i]);
 		if (n < 0 || (size_t)n >= sizeof(p->linux_conf) - used - 1)
 			return ERR(EL_EXIT_USAGE, "-e: too many events for the Linux /init's conf");
 		used += (size_t)n;
 	}
 	if (used)
-		memcpy(p->linux_conf + used, "\n", 2);
+		memcpy(p->linux_conf + used++, "\n", 2);
+	n = snprintf(p->linux_conf + used, sizeof(p->linux_conf) - used, "%s",
+		     region_linux_conf(p->scope));
+	if (n < 0 || (size_t)n >= sizeof(p->linux_conf) - used)
+		return ERR(EL_EXIT_VMM, "the Linux /init's conf has no room for the region's scope");
 	return 0;
 }
 
@@ -261,6 +276,9 @@ int programs_prepare(struct el_programs *p, const struct el_program_choice *c, c
 
 	memset(p, 0, sizeof(*p));
 	el_cpio_init(&p->initrd);
+	if (!c->bench && !c->exec && c->region != EL_REGION_SCOPE_NONE)
+		return ERR(EL_EXIT_USAGE, "--region needs a program: name a benchmark or give "
+			   "--exec FILE");
 	if (c->guest == EL_GUEST_LINUX)
 		return programs_linux(p, c, err, errlen);
 	if (c->kernel) {
@@ -297,6 +315,7 @@ void programs_spec(const struct el_programs *p, struct el_run_spec *spec)
 	spec->init_args = p->image && !linux_guest ? p->args_quoted : NULL;
 	spec->kernel_file = linux_guest ? p->kernel_path : NULL;
 	spec->kernel_format = linux_guest ? linux_kind_names[p->linux_image.kind] : NULL;
+	spec->region_scope = p->image ? p->scope : EL_REGION_SCOPE_NONE;
 }
 
 void programs_free(struct el_programs *p)

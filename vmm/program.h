@@ -25,7 +25,9 @@ struct el_program_choice {
 	const char *kernel; /* --kernel FILE; NULL: the embedded guest kernel */
 	char *const *args;  /* the program's arguments; none: the benchmark's defaults */
 	int nargs;
-	uint64_t iterations; /* -n: replaces the benchmark's iteration argument; 0 = none */
+	uint64_t iterations; /* -n: replaces the benchmark's iteration argument, and is the
+			      * divisor of a whole-program region (--exec: only that); 0 = none */
+	enum el_region_scope region; /* --region; EL_REGION_SCOPE_NONE: from the program's ELF */
 	uint64_t mem_bytes;  /* -m: the RAM --kernel must fit in; 0 = EL_MEM_MIN */
 	enum el_guest_kind guest;  /* --guest: linux packs the initrd as linux_init.h says */
 	const uint64_t *events;    /* Linux: the raw event configs for /init's conf (events=) */
@@ -50,7 +52,10 @@ struct el_programs {
 	size_t kernel_len;
 	char *argv[EL_PROGRAM_MAX_ARGS + 2]; /* the program's effective arguments, NULL-ended */
 	int argc;
-	uint64_t iterations;                /* what the benchmark declares (bench_iterations), 0 for --exec */
+	uint64_t iterations;                /* per-iteration divisor: what the benchmark declares
+					       (bench_iterations) for a marked region, -n for a
+					       whole one and for --exec; 0 = totals only */
+	enum el_region_scope scope;         /* resolved (region_scope.h); NONE for a boot only */
 	struct el_bench_iter iter_info;     /* its unit (and pagefault's rounds and size) */
 	struct el_cpio initrd;
 	char args_quoted[3072];             /* argv for the guest command line */

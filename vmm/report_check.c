@@ -74,6 +74,12 @@ int hcall_report_check(const struct el_report *r, char *err, size_t errlen)
 	if (r->timer.fallbacks > r->timer.interrupts)
 		return ERR("report timer.fallbacks %u exceeds timer.interrupts %" PRIu64,
 			   r->timer.fallbacks, r->timer.interrupts);
+	if (r->region_scope >= EL_REGION_SCOPE_COUNT)
+		return ERR("report region_scope %u is not a scope (< %u)", r->region_scope,
+			   (unsigned)EL_REGION_SCOPE_COUNT);
+	if (r->kind == EL_REPORT_BOOT && r->region_scope != EL_REGION_SCOPE_NONE)
+		return ERR("BOOT report: region_scope %u, but no region precedes boot (0)",
+			   r->region_scope);
 	if (config_check(r->config, "config", err, errlen) ||
 	    config_check(r->requested, "requested", err, errlen))
 		return -1;
@@ -114,6 +120,30 @@ static int region_markers(const struct el_region *g, const struct el_report_seen
 	return 0;
 }
 
+/* The scope against the region and against what the host asked (abi.h enum el_region_scope). */
+static int region_scope_check(const struct el_report *r, const struct el_report_seen *seen,
+			      char *err, size_t errlen)
+{
+	const struct el_region *g = &r->region;
+	const char *got = el_region_scope_names[r->region_scope]; /* checked < COUNT (shape) */
+
+	if (!g->valid && r->region_scope != EL_REGION_SCOPE_NONE)
+		return ERR("RUN report: region.valid 0, but region_scope is %s (none when no region "
+			   "was measured)", got);
+	if (!g->valid)
+		return 0;
+	if (r->region_scope == EL_REGION_SCOPE_NONE)
+		return ERR("RUN report: region.valid 1, but region_scope is none");
+	if (seen->scope != EL_REGION_SCOPE_NONE && seen->scope < EL_REGION_SCOPE_COUNT &&
+	    r->region_scope != seen->scope)
+		return ERR("RUN report: region_scope %s, but the host asked %s", got,
+			   el_region_scope_names[seen->scope]);
+	if (r->region_scope == EL_REGION_SCOPE_WHOLE && g->iterations)
+		return ERR("RUN report: region.iterations %" PRIu64 " in a whole-program region "
+			   "(its iterations are 0: nobody declares them)", g->iterations);
+	return 0;
+}
+
 int report_check_region(const struct el_report *r, const struct el_report_seen *seen, char *err,
 			size_t errlen)
 {
@@ -122,7 +152,7 @@ int report_check_region(const struct el_report *r, const struct el_report_seen *
 
 	if (r->kind != EL_REPORT_RUN)
 		return 0;
-	if (region_markers(g, seen, err, errlen))
+	if (region_markers(g, seen, err, errlen) || region_scope_check(r, seen, err, errlen))
 		return -1;
 	if (!g->valid)
 		return 0; /* no region: the record shows none of it */

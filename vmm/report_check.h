@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "entrylab/abi.h"
 
@@ -24,6 +25,7 @@
 struct el_report_seen {
 	bool have_boot, have_run;        /* reports accepted so far */
 	bool region_begun, region_ended; /* EL_HC_REGION_BEGIN, then EL_HC_REGION_END after it */
+	uint8_t scope; /* enum el_region_scope the host asked (spec); NONE: this checker does not know */
 };
 
 /* Shape: magic, version, size, kind, counts and enum values; -1 with the field named in err. */

@@ -23,6 +23,7 @@
 #include "linux_load.h"
 #include "pvh_load.h"
 #include "pvh_start.h"
+#include "region_scope.h"
 #include "regs_dump.h"
 #include "timeout.h"
 
@@ -94,6 +95,9 @@ static int run_boot_image(struct run_ctx *c)
 		return run_fail(c, EL_RUN_VMM_ERROR);
 	if (events_cmdline_append(c->cmdline, sizeof(c->cmdline), spec->events, spec->nr_events,
 				  c->err, sizeof(c->err)))
+		return run_fail(c, EL_RUN_UNSUPPORTED);
+	if (region_cmdline_append(c->cmdline, sizeof(c->cmdline), spec->region_scope, c->err,
+				  sizeof(c->err)))
 		return run_fail(c, EL_RUN_UNSUPPORTED);
 	if (spec->init_args && *spec->init_args) {
 		size_t used = strlen(c->cmdline);

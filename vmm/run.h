@@ -53,6 +53,7 @@ struct el_run_spec {
 	const char *init_args;            /* argv[1..] of /init, quoted, after " -- "; NULL = none */
 	uint64_t events[EL_MAX_COUNTERS]; /* raw event configs for the guest PMU */
 	unsigned nr_events;
+	enum el_region_scope region_scope; /* resolved before boot (vmm/region_scope.h); NONE: no program */
 };
 
 /*

@@ -20,6 +20,7 @@
 #include "output_cap.h"
 #include "pvh_start.h"
 #include "qemu_spawn.h"
+#include "region_scope.h"
 #include "text_keep.h"
 #include "text_sanitize.h"
 
@@ -89,6 +90,8 @@ static int guest_cmdline(struct bochs_ctx *c, char *out, size_t outlen)
 	size_t used;
 
 	if (pvh_cmdline_compose(out, outlen, c->spec->append, 0, err, sizeof(err)))
+		return fail(c, EL_RUN_UNSUPPORTED, "%s", err);
+	if (region_cmdline_append(out, outlen, c->spec->region_scope, err, sizeof(err)))
 		return fail(c, EL_RUN_UNSUPPORTED, "%s", err);
 	if (!c->spec->init_args || !*c->spec->init_args)
 		return 0;

@@ -44,6 +44,7 @@ enum exp_key {
 	EK_TABLE,    /* report.md: which of the seed's tables the variant is a row of */
 	EK_GUEST,    /* which kernel boots: entrylab | linux (run --guest) */
 	EK_KERNEL,   /* the kernel file (run --kernel), relative to the experiment file */
+	EK_REGION,   /* what is measured: marked | whole (run --region); absent: as the program says */
 	EK_COUNT
 };
 
@@ -72,6 +73,7 @@ struct exp_variant {
 	const char *table;  /* report.md table: "" = the one table */
 	enum el_guest_kind guest; /* guest = ..., the variant's, else the experiment's */
 	char *kernel;       /* kernel = FILE resolved against the file's directory; NULL: the default */
+	enum el_region_scope region; /* region = ..., the variant's, else the experiment's; NONE: absent */
 };
 
 struct el_experiment {

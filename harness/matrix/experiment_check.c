@@ -38,6 +38,7 @@ struct exp_defaults {
 	uint64_t cpu_requires; /* +feat of [experiment] cpu, for variants that keep it */
 	enum el_guest_kind guest; /* guest = ... of [experiment] */
 	char *kernel;          /* kernel = ... of [experiment], resolved; NULL: none */
+	enum el_region_scope region; /* region = ... of [experiment]; NONE: absent */
 };
 
 static void resolve_variant(struct check_ctx *c, struct exp_variant *v,
@@ -78,6 +79,8 @@ static void resolve_variant(struct check_ctx *c, struct exp_variant *v,
 	}
 	v->guest = d->guest;
 	check_guest(c, &kv[EK_GUEST], &v->guest);
+	v->region = d->region;
+	check_region(c, &kv[EK_REGION], &v->region);
 	if (kv[EK_KERNEL].text)
 		v->kernel = check_kernel(c, &kv[EK_KERNEL]);
 	else if (d->kernel)
@@ -170,6 +173,7 @@ struct el_experiment *e, FILE *err)
 	e->repeat = (unsigned)repeat;
 	check_cpu(&c, &kv[EK_CPU], &d.cpu_requires);
 	check_guest(&c, &kv[EK_GUEST], &d.guest);
+	check_region(&c, &kv[EK_REGION], &d.region);
 	d.kernel = check_kernel(&c, &kv[EK_KERNEL]);
 	/* The experiment's append goes to every variant: checked as ours unless one is Linux. */
 	if (!experiment_has_linux(e, d.guest))

@@ -44,6 +44,7 @@ static const struct {
 	[EK_TABLE] = {"table", IN_VAR},
 	[EK_GUEST] = {"guest", IN_EXP | IN_VAR},
 	[EK_KERNEL] = {"kernel", IN_EXP | IN_VAR},
+	[EK_REGION] = {"region", IN_EXP | IN_VAR},
 };
 
 /* inih's line buffer (INI_MAX_LINE, compiled into the library): room for '\n' and NUL. */

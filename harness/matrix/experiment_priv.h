@@ -27,6 +27,8 @@ void check_cpu(struct check_ctx *c, const struct exp_value *v, uint64_t *require
 void check_append(struct check_ctx *c, const struct exp_value *v);
 /* guest = entrylab|linux into *out; kernel = FILE resolved (malloc'd, NULL: none or bad). */
 bool check_guest(struct check_ctx *c, const struct exp_value *v, enum el_guest_kind *out);
+/* region = marked | whole into *out (unchanged when absent or wrong); whether it was given right. */
+bool check_region(struct check_ctx *c, const struct exp_value *v, enum el_region_scope *out);
 char *check_kernel(struct check_ctx *c, const struct exp_value *v);
 void check_requires(struct check_ctx *c, const struct exp_value *v, uint64_t *bits);
 bool check_uint(struct check_ctx *c, enum exp_key k, const struct exp_value *v, uint64_t min,

@@ -19,6 +19,7 @@
 #include "cpuid.h"
 #include "experiment_priv.h"
 #include "metric.h"
+#include "region_scope.h"
 
 #define MAX_ARGS 62
 
@@ -247,6 +248,17 @@ bool check_guest(struct check_ctx *c, const struct exp_value *v, enum el_guest_k
 	}
 	check_problem(c, v->line, "guest = %s: give guest = entrylab (our kernel) or guest = linux",
 		      v->text);
+	return false;
+}
+
+bool check_region(struct check_ctx *c, const struct exp_value *v, enum el_region_scope *out)
+{
+	if (!v->text)
+		return false;
+	if (region_scope_parse(v->text, out) == 0)
+		return true;
+	check_problem(c, v->line, "region = %s: give region = marked (what the markers bracket) or "
+		      "region = whole (the whole program, as perf stat counts it)", v->text);
 	return false;
 }
 

@@ -99,6 +99,10 @@ static void build_argv(struct matrix *m, struct matrix_variant *mv)
 		push(mv, "--kernel");
 		push(mv, ev->kernel);
 	}
+	if (ev->region != EL_REGION_SCOPE_NONE) {
+		push(mv, "--region");
+		push(mv, (char *)el_region_scope_names[ev->region]);
+	}
 	if (e->events && !m->o.trace) {
 		push(mv, "-e");
 		push(mv, (char *)e->events);
@@ -138,6 +142,7 @@ static void build_argv(struct matrix *m, struct matrix_variant *mv)
 	r->append = ev->append;
 	r->guest = ev->guest;
 	r->kernel = ev->kernel;
+	r->region = ev->region;
 	r->events = m->o.trace ? NULL : e->events;
 	r->iterations = iterations;
 	r->mem_bytes = e->mem_bytes ? e->mem_bytes : m->o.trace ? EL_TRACE_MEMORY : r->mem_bytes;

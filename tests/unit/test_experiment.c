@@ -357,3 +357,23 @@ Test(experiment, guest_and_kernel)
 	experiment_free(&e);
 	system("rm -rf /tmp/el-exp-kernels");
 }
+
+/* region: per variant, else the experiment's, else decided from the program (NONE). */
+Test(experiment, region_key)
+{
+	struct el_experiment e;
+
+	cr_assert_eq(load("[experiment]\nname = k\nbench = getpid\nregion = whole\n"
+			  "[variant a]\n[variant b]\nregion = marked\n", &e), 0, "%s", msgs);
+	cr_expect_eq(e.variants[0].region, EL_REGION_SCOPE_WHOLE);
+	cr_expect_eq(e.variants[1].region, EL_REGION_SCOPE_MARKED);
+	experiment_free(&e);
+	cr_assert_eq(load("[experiment]\nname = k\nbench = getpid\n[variant a]\n", &e), 0, "%s",
+		     msgs);
+	cr_expect_eq(e.variants[0].region, EL_REGION_SCOPE_NONE);
+	experiment_free(&e);
+	cr_expect_gt(load("[experiment]\nname = k\nbench = getpid\n[variant a]\nregion = all\n", &e),
+		     0);
+	cr_expect(strstr(msgs, ":5: region = all: give region = marked"), "%s", msgs);
+	experiment_free(&e);
+}

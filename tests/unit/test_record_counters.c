@@ -43,6 +43,8 @@ static void setup(void)
 	res.run.counters[2] = (struct el_counter){cli.spec.events[2], 777, EL_COUNTER_NOT_COUNTED};
 	res.run.region.valid = 1;
 	res.run.region.iterations = 100;
+	res.run.region_scope = EL_REGION_SCOPE_MARKED;
+	cli.spec.region_scope = EL_REGION_SCOPE_MARKED;
 }
 
 TestSuite(record_counters, .init = setup);
@@ -136,4 +138,34 @@ Test(record_counters, csv_uses_perf_placeholders)
 			       "12345,,instructions:k,0,100.00,120.00,per iteration\n"
 			       "<not counted>,,branches,0,100.00,,\n");
 	free(out);
+}
+
+/* A whole-program region: no markers bracket it, so their cost is not taken off. */
+Test(record_counters, whole_program_keeps_the_markers_cost)
+{
+	struct json_object *o;
+
+	cli.spec.region_scope = res.run.region_scope = EL_REGION_SCOPE_WHOLE;
+	res.run.region.iterations = 0;
+	o = record_counters_json(&cli.req, &cli.spec, &res);
+	cr_expect_float_eq(json_object_get_double(entry(o, "instructions:k", "per_iter")), 123.45,
+			   1e-9);
+	json_object_put(o);
+}
+
+/* No region measured: a counter that says COUNTED counted nothing of it. */
+Test(record_counters, no_region_no_value)
+{
+	struct json_object *o;
+
+	res.run.region.valid = 0;
+	res.run.region_scope = EL_REGION_SCOPE_NONE;
+	o = record_counters_json(&cli.req, &cli.spec, &res);
+	cr_expect(json_object_get_type(entry(o, "instructions:k", "value")) == json_type_null);
+	cr_expect_str_eq(json_object_get_string(entry(o, "instructions:k", "status")),
+			 "not-counted");
+	cr_expect_str_eq(record_region_missing(&cli.spec, &res),
+			 "the program's markers never ran (no BEGIN marker); --region whole "
+			 "measures the whole program");
+	json_object_put(o);
 }

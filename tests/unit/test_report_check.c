@@ -32,7 +32,9 @@ static void good_run(void)
 				      .interrupts = 1,
 				      .iterations = 100,
 				      .valid = 1};
-	seen = (struct el_report_seen){.have_boot = true, .region_begun = true, .region_ended = true};
+	r.region_scope = EL_REGION_SCOPE_MARKED;
+	seen = (struct el_report_seen){.have_boot = true, .region_begun = true, .region_ended = true,
+				       .scope = EL_REGION_SCOPE_MARKED};
 	err[0] = '\0';
 }
 
@@ -142,6 +144,7 @@ Test(report_check, no_region_no_markers_unchecked)
 {
 	/* An unmarked program: the region's other fields are not shown, so not checked. */
 	r.region = (struct el_region){.tsc_begin = 9, .syscalls = UINT64_MAX};
+	r.region_scope = EL_REGION_SCOPE_NONE;
 	seen.region_begun = seen.region_ended = false;
 	good();
 	seen.region_begun = true; /* BEGIN without END: valid 0 as well */
@@ -163,12 +166,14 @@ Test(report_check, run_twice)
 Test(report_check, boot_twice)
 {
 	r.kind = EL_REPORT_BOOT;
+	r.region_scope = EL_REGION_SCOPE_NONE;
 	bad("BOOT report sent twice");
 }
 
 Test(report_check, boot_after_run)
 {
 	r.kind = EL_REPORT_BOOT;
+	r.region_scope = EL_REGION_SCOPE_NONE;
 	seen.have_boot = false;
 	seen.have_run = true;
 	bad("BOOT report after the RUN report");
@@ -178,6 +183,7 @@ Test(report_check, first_boot_report)
 {
 	r.kind = EL_REPORT_BOOT;
 	r.region = (struct el_region){0};
+	r.region_scope = EL_REGION_SCOPE_NONE;
 	seen = (struct el_report_seen){0};
 	good();
 }
@@ -209,4 +215,29 @@ Test(report_check, markers_outside_the_program)
 	seen = (struct el_report_seen){.have_boot = true, .have_run = true};
 	cr_assert_neq(report_check_marker(EL_HC_REGION_BEGIN, &seen, err, sizeof(err)), 0);
 	cr_assert(strstr(err, "after the RUN report"), "%s", err);
+}
+
+/* The scope (abi.h enum el_region_scope): with the region, and as the host asked. */
+Test(report_check, scope_none_with_a_region) { r.region_scope = EL_REGION_SCOPE_NONE; bad("region_scope is none"); }
+Test(report_check, scope_without_a_region)
+{
+	r.region.valid = 0;
+	seen.region_begun = seen.region_ended = false;
+	bad("region.valid 0, but region_scope is marked");
+}
+Test(report_check, scope_not_asked) { seen.scope = EL_REGION_SCOPE_WHOLE; bad("the host asked whole"); }
+Test(report_check, scope_out_of_range) { r.region_scope = EL_REGION_SCOPE_COUNT; bad("region_scope 3 is not a scope"); }
+Test(report_check, scope_unknown_to_the_checker) { seen.scope = EL_REGION_SCOPE_NONE; good(); }
+Test(report_check, whole_declares_no_iterations)
+{
+	r.region_scope = seen.scope = EL_REGION_SCOPE_WHOLE;
+	bad("region.iterations 100 in a whole-program region");
+	r.region.iterations = 0;
+	good();
+}
+Test(report_check, boot_has_no_scope)
+{
+	r.kind = EL_REPORT_BOOT;
+	seen = (struct el_report_seen){0};
+	bad("BOOT report: region_scope 1");
 }

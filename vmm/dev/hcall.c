@@ -21,6 +21,7 @@ static struct el_report_seen hcall_seen(const struct el_loop *l)
 		.have_run = l->res->have_run,
 		.region_begun = l->res->region_begun,
 		.region_ended = l->res->region_ended,
+		.scope = (uint8_t)l->spec->region_scope,
 	};
 }
 
