@@ -126,3 +126,24 @@ void linit_perf_close(struct linit_perf *p)
 		close(p->fd[i]);
 	p->members = 0;
 }
+
+int linit_perf_open_faults_whole(pid_t pid)
+{
+	struct perf_event_attr a;
+
+	linit_perf_attr_faults_whole(&a);
+	return perf_event_open(&a, pid, -1);
+}
+
+int linit_perf_read_faults(int fd, uint64_t *faults)
+{
+	uint64_t buf[LINIT_PERF_READ_WORDS_ONE];
+	struct el_counter c = {0};
+	ssize_t n = read(fd, buf, sizeof(buf));
+
+	if (n < 0)
+		return -1;
+	linit_perf_read_status_one(buf, (size_t)n, &c);
+	*faults = c.value;
+	return c.status == EL_COUNTER_COUNTED ? 0 : -1;
+}

@@ -44,4 +44,12 @@ int linit_perf_read(struct linit_perf *p, char *err, size_t errlen);
 
 void linit_perf_close(struct linit_perf *p);
 
+/*
+ * A whole program's page faults (perf_attr.h: linit_perf_attr_faults_whole)
+ * on task pid: the descriptor, or -1 (the count is then unknown, never 0).
+ * Read after the task ended: 0 with *faults, or -1 when not counted.
+ */
+int linit_perf_open_faults_whole(pid_t pid);
+int linit_perf_read_faults(int fd, uint64_t *faults);
+
 #endif

@@ -75,3 +75,15 @@ void linit_perf_read_status_one(const uint64_t *buf, size_t len, struct el_count
 	c->status = EL_COUNTER_COUNTED;
 	c->value = buf[0];
 }
+
+void linit_perf_attr_faults_whole(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_SOFTWARE;
+	a->size = sizeof(*a);
+	a->config = PERF_COUNT_SW_PAGE_FAULTS;
+	a->read_format = LINIT_PERF_READ_FORMAT_ONE;
+	a->disabled = 1;
+	a->inherit = 1;
+	a->enable_on_exec = 1;
+}

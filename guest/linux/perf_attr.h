@@ -44,6 +44,15 @@ int linit_perf_attr(uint64_t cfg, struct perf_event_attr *a);
 int linit_perf_attr_whole(uint64_t cfg, struct perf_event_attr *a);
 
 /*
+ * A whole program's page faults (region.page_faults): perf's software
+ * PERF_COUNT_SW_PAGE_FAULTS, user and kernel mode, inherited and enabled
+ * by the execve like linit_perf_attr_whole's, read alone.  Independent of
+ * the PMU and of conf's events; counts what `perf stat -e page-faults`
+ * counts for the command (the rest of its execve included).
+ */
+void linit_perf_attr_faults_whole(struct perf_event_attr *a);
+
+/*
  * perf_event_open's errno as a status: ENOENT, EOPNOTSUPP, ENODEV and
  * EINVAL say this kernel or vCPU has no such event (EL_COUNTER_NOT_SUPPORTED);
  * -1 for anything else (EACCES, EMFILE, ...), which /init reports as its own

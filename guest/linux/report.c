@@ -53,6 +53,10 @@ const char *linit_region_whole(const struct linit_whole *w, struct el_region *g)
 		return "the TSC after waitpid is earlier than before the program's execve";
 	g->tsc_begin = w->tsc_exec;
 	g->tsc_end = w->tsc_wait;
+	if (w->faults_counted) {
+		g->page_faults = w->page_faults;
+		g->unknown &= ~EL_REGION_UNKNOWN_PAGE_FAULTS;
+	}
 	g->valid = 1;
 	return NULL;
 }

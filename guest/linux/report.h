@@ -31,17 +31,20 @@ const char *linit_region_from_page(const struct el_linux_region *page, struct el
  * page it shares with the program's process up to that one's execve.
  */
 struct linit_whole {
-	uint64_t tsc_exec;  /* (child) RDTSC just before its execve; 0: it never got there */
-	uint64_t tsc_wait;  /* (/init) RDTSC first thing once waitpid returned */
-	int32_t exec_errno; /* (child) execve's errno had it returned (the program did not run) */
-	uint32_t pad;
+	uint64_t tsc_exec;       /* (child) RDTSC just before its execve; 0: it never got there */
+	uint64_t tsc_wait;       /* (/init) RDTSC first thing once waitpid returned */
+	int32_t exec_errno;      /* (child) execve's errno had it returned: it never ran */
+	uint32_t faults_counted; /* (/init) page_faults holds perf's software count */
+	uint64_t page_faults;    /* (/init) PERF_COUNT_SW_PAGE_FAULTS, inherited, from the execve */
 };
 
 /*
  * The region of a whole program: valid when the child read the TSC and its
  * execve did not fail, and /init's reading is not earlier; then tsc_begin
- * and tsc_end are those readings, iterations 0 (the host divides by -n).
- * tsc_khz 0, unknown EL_REGION_UNKNOWN_ALL.  NULL, or why it is not valid.
+ * and tsc_end are those readings, iterations 0 (the host divides by -n),
+ * page_faults w's when faults_counted.  tsc_khz 0, unknown
+ * EL_REGION_UNKNOWN_ALL but page faults when counted.  NULL, or why it is
+ * not valid.
  */
 const char *linit_region_whole(const struct linit_whole *w, struct el_region *g);
 

@@ -223,7 +223,7 @@ int linit_run_program(const struct linit_conf *conf, char **argv, struct linit_r
 	int whole = conf->region == EL_REGION_SCOPE_WHOLE;
 	struct linit_whole *w = NULL;
 	struct linit_perf perf;
-	int sv[2], rc;
+	int sv[2], rc, faults_fd = -1;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
@@ -245,6 +245,9 @@ int linit_run_program(const struct linit_conf *conf, char **argv, struct linit_r
 		child(sv[1], argv, w);
 	}
 	close(sv[1]);
+	/* Page faults: perf's software event, on every kernel with perf (else unknown). */
+	if (whole)
+		faults_fd = linit_perf_open_faults_whole(pid);
 	rc = whole ? linit_perf_open_whole(&perf, conf->events, conf->nr_events, pid, err, errlen)
 		   : linit_perf_open(&perf, conf->events, conf->nr_events, pid, err, errlen);
 	if (rc || send_fd(sv[0], linit_perf_leader(&perf))) {
@@ -260,6 +263,10 @@ int linit_run_program(const struct linit_conf *conf, char **argv, struct linit_r
 		return -1;
 	memcpy(r->c, perf.c, sizeof(r->c));
 	linit_perf_close(&perf);
+	if (w && faults_fd >= 0) {
+		w->faults_counted = !linit_perf_read_faults(faults_fd, &w->page_faults);
+		close(faults_fd);
+	}
 	if (w) {
 		r->whole = *w;
 		munmap(w, sizeof(*w));

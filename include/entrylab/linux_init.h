@@ -38,6 +38,10 @@
  *                        RUN report then has region_scope WHOLE,
  *                        iterations 0, and markers[] as for marked (the
  *                        markers' cost is a property of the markers).
+ *                        It counts page faults too: perf's software
+ *                        event, opened the same way (the execve's tail
+ *                        included, as perf stat -e page-faults counts);
+ *                        syscalls and interrupts stay unknown.
  *
  * What /init tells the host, all as framed lines on COM1 (serial_frame.h),
  * written with port I/O (ioperm), never through the tty layer:

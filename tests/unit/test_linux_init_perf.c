@@ -152,3 +152,18 @@ Test(linux_init_perf, whole_program_read_one)
 		cr_expect_eq(c.config, 0x100c0, "case %zu", i);
 	}
 }
+
+Test(linux_init_perf, whole_program_page_faults_attr)
+{
+	struct perf_event_attr a;
+
+	linit_perf_attr_faults_whole(&a);
+	cr_expect_eq(a.type, PERF_TYPE_SOFTWARE);
+	cr_expect_eq(a.config, PERF_COUNT_SW_PAGE_FAULTS);
+	cr_expect_eq(a.size, sizeof(a));
+	cr_expect_eq(a.inherit, 1);
+	cr_expect_eq(a.enable_on_exec, 1);
+	cr_expect_eq(a.disabled, 1);
+	cr_expect_eq(a.exclude_user | a.exclude_kernel, 0, "faults taken in either mode");
+	cr_expect_eq(a.read_format, LINIT_PERF_READ_FORMAT_ONE);
+}

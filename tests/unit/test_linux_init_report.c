@@ -136,6 +136,18 @@ Test(linux_init_report, whole_program_region)
 	cr_expect_eq(g.unknown, EL_REGION_UNKNOWN_ALL);
 
 	w.exec_errno = 2; /* ENOENT */
+	w.exec_errno = 0;
+	w.faults_counted = 1;
+	w.page_faults = 1037;
+	cr_assert_null(linit_region_whole(&w, &g));
+	cr_expect_eq(g.page_faults, 1037);
+	cr_expect_eq(g.unknown, EL_REGION_UNKNOWN_SYSCALLS | EL_REGION_UNKNOWN_INTERRUPTS);
+	w.faults_counted = 0;
+	cr_assert_null(linit_region_whole(&w, &g));
+	cr_expect_eq(g.page_faults, 0);
+	cr_expect_eq(g.unknown, EL_REGION_UNKNOWN_ALL, "not counted: unknown, not 0");
+
+	w.exec_errno = 2; /* ENOENT */
 	memset(&g, 0xa5, sizeof(g));
 	cr_expect(strstr(linit_region_whole(&w, &g), "execve failed"));
 	cr_expect_eq(g.valid, 0);
