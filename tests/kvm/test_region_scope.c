@@ -5,7 +5,7 @@
  * Linux (`--guest linux`, /init's region=).  The programs are our own,
  * written as a user's (guest/examples/: one source, unmarked and marked
  * builds), and markercheck (marker.h from two C99 translation units).
- * Five Linux boots and five of ours.
+ * Seven Linux boots and five of ours.
  */
 #include <criterion/criterion.h>
 #include <stdint.h>
@@ -21,13 +21,13 @@
 TestSuite(region_scope, .timeout = 900);
 
 /*
- * One `entrylab run --guest GUEST [--region REGION] --exec FILE [ARG]`
- * that exits 0 with one record; the record.
+ * One `entrylab run --guest GUEST [--append APPEND] [--region REGION]
+ * --exec FILE [ARG]` that exits 0 with one record; the record.
  */
-static struct json_object *run_record(const char *guest, const char *region, const char *file,
-				      const char *arg, const char *out)
+static struct json_object *run_append(const char *guest, const char *append, const char *region,
+				      const char *file, const char *arg, const char *out)
 {
-	const char *a[10] = {NULL};
+	const char *a[12] = {NULL};
 	struct json_object *rec;
 	struct el_proc p;
 	int n = 0;
@@ -36,6 +36,10 @@ static struct json_object *run_record(const char *guest, const char *region, con
 		cr_skip_test("no Linux kernel at %s (a build with -DENTRYLAB_NESTED=OFF)", KERNEL);
 	a[n++] = "--guest";
 	a[n++] = guest;
+	if (append) {
+		a[n++] = "--append";
+		a[n++] = append;
+	}
 	if (region) {
 		a[n++] = "--region";
 		a[n++] = region;
@@ -46,7 +50,8 @@ static struct json_object *run_record(const char *guest, const char *region, con
 	a[n++] = file;
 	a[n] = arg;
 	/* entrylab() stops at the first NULL: the unused slots. */
-	entrylab(&p, "run", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], NULL);
+	entrylab(&p, "run", a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10],
+		 NULL);
 	cr_assert_eq(p.status, 0, "run --guest %s %s exited %d: %s", guest, file, p.status, p.err);
 	cr_assert_eq(record_count(out), 1);
 	rec = last_record(out);
@@ -54,6 +59,12 @@ static struct json_object *run_record(const char *guest, const char *region, con
 	cr_expect_str_eq(jstr(rec, "status"), "ok", "%s", jstr(rec, "detail"));
 	proc_free(&p);
 	return rec;
+}
+
+static struct json_object *run_record(const char *guest, const char *region, const char *file,
+				      const char *arg, const char *out)
+{
+	return run_append(guest, NULL, region, file, arg, out);
 }
 
 static int64_t tsc_ticks(struct json_object *rec)
@@ -149,4 +160,33 @@ Test(region_scope, linux_marker_h_two_units)
 Test(region_scope, linux_markers_never_run)
 {
 	markers_never_run("linux");
+}
+
+static int64_t page_faults(struct json_object *rec)
+{
+	struct json_object *t = jget(rec, "region.page_faults");
+
+	cr_assert(t && json_object_is_type(t, json_type_int), "region.page_faults is %s",
+		  t ? json_object_to_json_string(t) : "absent or null");
+	return json_object_get_int64(t);
+}
+
+/*
+ * Linux counts a whole program's page faults (perf's software event): 64K
+ * more per round, 4 rounds, is exactly 64 faults more; the rest (start-up,
+ * the execve's tail, exit) is the same in both runs once the address
+ * layout is (norandmaps: a randomised stack moves that rest by one).
+ */
+Test(region_scope, linux_whole_page_faults_exact)
+{
+	struct json_object *a = run_append("linux", "norandmaps", NULL, EXAMPLES "touch-pages",
+					   "64K", tmp_output("pf64.jsonl"));
+	struct json_object *b = run_append("linux", "norandmaps", NULL, EXAMPLES "touch-pages",
+					   "128K", tmp_output("pf128.jsonl"));
+
+	cr_expect_gt(page_faults(a), 64, "the program touched 64 pages");
+	cr_expect_eq(page_faults(b) - page_faults(a), 64, "%lld and %lld faults",
+		     (long long)page_faults(b), (long long)page_faults(a));
+	json_object_put(a);
+	json_object_put(b);
 }
