@@ -41,6 +41,10 @@ static const struct {
 	{"el.epoch_ns", "N", "set by entrylab: the wall clock at boot, ns since 1970 (trace: "
 			     "fixed at 2024-01-01)"},
 	{"el.events", "0xCFG[,0xCFG]", "set by entrylab from -e: the PMU event encodings"},
+	{"el.region", "marked|whole",
+	 "set by entrylab from --region, else marked when the program lists marker sites: the "
+	 "region is the markers' bracket, or the whole program from exec to its exit (absent: "
+	 "marked)"},
 };
 
 static int list_knobs(void)

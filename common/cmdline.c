@@ -14,10 +14,11 @@
  * list (init_args, split by el_cmdline_next_arg), as Linux passes it to init.
  */
 #include "cmdline.h"
+#include "entrylab/abi.h"
 
 /* Knobs that are not config items, handled by the table below. */
 const char *const el_cmdline_other_knobs[] = {"init", "test.crash", "el.tsc_khz", "el.epoch_ns",
-					       "el.events", 0};
+					       "el.events", "el.region", 0};
 
 static const char *const crash_values[] = {"none", "triple", "hang", "ud", "badport",
 					     "sysenter", "icebp", "badidt", "mmio-exec",
@@ -202,9 +203,25 @@ static enum el_cmdline_error knob_events(const struct el_cmdline_token *t, struc
 	return 0;
 }
 
+/*
+ * el.region=marked|whole, by el_region_scope_names (abi.h).  "none" is what
+ * a report says when nothing was measured, never a scope to ask for.
+ */
+static enum el_cmdline_error knob_region(const struct el_cmdline_token *t, struct el_cmdline *out)
+{
+	int v;
+
+	for (v = EL_REGION_SCOPE_MARKED; v < EL_REGION_SCOPE_COUNT; v++)
+		if (span_eq(t->value, t->valuelen, el_region_scope_names[v])) {
+			out->region_scope = (uint8_t)v;
+			return 0;
+		}
+	return EL_CMDLINE_BAD_VALUE;
+}
+
 /* In the order of el_cmdline_other_knobs[]; all of them take a value. */
 static other_knob_fn *const other_knob_handlers[] = {knob_init, knob_test_crash, knob_tsc_khz,
-						    knob_epoch_ns, knob_events};
+						    knob_epoch_ns, knob_events, knob_region};
 
 _Static_assert(sizeof(other_knob_handlers) / sizeof(other_knob_handlers[0]) ==
 		       sizeof(el_cmdline_other_knobs) / sizeof(el_cmdline_other_knobs[0]) - 1,
@@ -263,6 +280,7 @@ static void set_defaults(struct el_cmdline *out)
 	for (i = 0; i < EL_MAX_COUNTERS; i++)
 		out->events[i] = 0;
 	out->nr_events = 0;
+	out->region_scope = EL_REGION_SCOPE_MARKED;
 	out->init_args = 0;
 }
 

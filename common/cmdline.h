@@ -48,6 +48,8 @@ struct el_cmdline {
 	/* el.events=CFG,CFG,... from the VMM (abi.h, "Events"), in request order. */
 	uint64_t events[EL_MAX_COUNTERS];
 	uint8_t nr_events;
+	/* el.region=marked|whole from the VMM: enum el_region_scope (abi.h), MARKED if absent. */
+	uint8_t region_scope;
 	/*
 	 * What follows a standalone `--`: init's arguments (argv[1..]), as on
 	 * Linux.  Points into the parsed string; NULL when there is no `--`.

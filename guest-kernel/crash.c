@@ -93,14 +93,14 @@ static void crash_report_backwards(void)
 
 	outl(EL_PORT_HCALL + EL_HC_REGION_BEGIN, 0);
 	outl(EL_PORT_HCALL + EL_HC_REGION_END, 0);
-	report_send_run(&r, 0, 0);
+	report_send_run(&r, EL_REGION_SCOPE_MARKED, 0, 0);
 }
 
 static void crash_report_unmarked(void)
 {
 	static const struct el_region r = {.tsc_begin = 9, .tsc_end = 10, .valid = 1};
 
-	report_send_run(&r, 0, 0);
+	report_send_run(&r, EL_REGION_SCOPE_MARKED, 0, 0);
 }
 
 static const struct {

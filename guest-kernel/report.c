@@ -137,21 +137,23 @@ void report_send(void)
  * The region's counts on the console as well: under QEMU (`entrylab trace`)
  * no hypercall is answered, and harness/trace/trace_console.c reads this line.
  */
-static void print_region(const struct el_region *r)
+static void print_region(const struct el_region *r, enum el_region_scope scope)
 {
 	if (!r->valid)
 		return;
 	kprintf("region: iterations %lu tsc_ticks %lu tsc_khz %lu syscalls %lu page_faults %lu "
-		"interrupts %lu\n", r->iterations, r->tsc_end - r->tsc_begin, r->tsc_khz,
-		r->syscalls, r->page_faults, r->interrupts);
+		"interrupts %lu scope %s\n", r->iterations, r->tsc_end - r->tsc_begin, r->tsc_khz,
+		r->syscalls, r->page_faults, r->interrupts,
+		scope < EL_REGION_SCOPE_COUNT ? el_region_scope_names[scope] : "?");
 }
 
 /* The boot report's CPU and configuration fields, then what the run produced. */
-void report_send_run(const struct el_region *region, uint64_t unknown_syscalls, int32_t status)
+void report_send_run(const struct el_region *region, enum el_region_scope scope,
+		     uint64_t unknown_syscalls, int32_t status)
 {
 	static struct el_report run_report __aligned(64);
 
-	print_region(region);
+	print_region(region, scope);
 	tlb_print_stats();
 
 	run_report = boot_report;
@@ -160,8 +162,7 @@ void report_send_run(const struct el_region *region, uint64_t unknown_syscalls, 
 	run_report.exit_status = status;
 	run_report.flags |= EL_REPORT_EXITED;
 	run_report.region = *region;
-	/* Marked until el.region=whole lands in the kernel (issue 24): what it measures today. */
-	run_report.region_scope = region->valid ? EL_REGION_SCOPE_MARKED : EL_REGION_SCOPE_NONE;
+	run_report.region_scope = region->valid ? scope : EL_REGION_SCOPE_NONE;
 	pmu_report(&run_report);
 	timer_stats(&run_report.timer);
 	if (run_report.timer.interrupts || run_report.timer.polls)

@@ -227,6 +227,7 @@ void process_run_init(void)
 	open_console(p);
 	percpu_set_kernel_stack(p->stack_base + TASK_STACK_SIZE);
 	kprintf("running %s (pid %d)\n", path, p->pid);
+	region_whole_begin(); /* el.region=whole: the last thing before user mode */
 	enter_user(tf);
 }
 
@@ -256,6 +257,7 @@ static __noreturn void run_end(struct task *init, int wstatus)
 	int sig = wstatus & 0x7f, status = sig ? 128 + sig : (wstatus >> 8) & 0xff;
 	unsigned i, alive = 0;
 
+	region_whole_end(); /* el.region=whole: the first thing once init exited */
 	for (i = 0; i < TASK_MAX; i++)
 		alive += task_table[i].state != TASK_UNUSED && task_table[i].state != TASK_DEAD &&
 			 task_table[i].tgid != INIT_PID;
@@ -269,7 +271,7 @@ static __noreturn void run_end(struct task *init, int wstatus)
 	kprintf("%s (pid %d) exited with status %d\n", init->comm, init->pid, status);
 	if (alive)
 		kprintf("init exited with %u other tasks alive: the run ends with it\n", alive);
-	report_send_run(region_result(), syscall_unknown_count(), status);
+	report_send_run(region_result(), region_scope(), syscall_unknown_count(), status);
 	machine_exit((uint32_t)status);
 }
 

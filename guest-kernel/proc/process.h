@@ -147,7 +147,9 @@ void task_set_comm(struct task *p, const char *path);
 /*
  * Runs init: kernel_cmdline.init or /init with the arguments after `--`.
  * Never returns.  The run ends when init (pid 1) exits: its status is the
- * run's (report, then VM exit), whatever else is still alive.
+ * run's (report, then VM exit), whatever else is still alive.  With
+ * el.region=whole the region spans exactly that: from just before init's
+ * first return to user mode to the first thing once it exited.
  */
 __noreturn void process_run_init(void);
 

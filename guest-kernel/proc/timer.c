@@ -44,7 +44,9 @@ static struct {
 void timer_init(void)
 {
 	tm.usable = apic_timer_init(IRQ_VECTOR_TIMER);
-	timer_region_tick = kernel_cmdline.requested[EL_CFG_REGION_TICK] == EL_ON;
+	/* A whole-program region is preempted as any program is (abi.h, el_region_scope). */
+	timer_region_tick = kernel_cmdline.requested[EL_CFG_REGION_TICK] == EL_ON ||
+			    kernel_cmdline.region_scope == EL_REGION_SCOPE_WHOLE;
 }
 
 /* The first interrupt delay_ns from now, then every period. */

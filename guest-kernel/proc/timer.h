@@ -4,7 +4,9 @@
  * another task is runnable, for the earliest sleeper's deadline while the
  * CPU idles, and stopped otherwise.
  * Inside a measured region the quantum is not armed unless asked for
- * (sched.region_tick=on), so benchmark loops see no timer interrupt.
+ * (sched.region_tick=on), so benchmark loops see no timer interrupt.  A
+ * whole-program region (el.region=whole) is never held off: it is the
+ * program as it runs anywhere, preempted, with its interrupts counted.
  */
 #ifndef EL_PROC_TIMER_H
 #define EL_PROC_TIMER_H
@@ -32,9 +34,9 @@ void timer_kick(void);
  * no timer): do not halt, poll it.
  */
 bool timer_idle_arm(uint64_t deadline_ns);
-/* Region begin/end (sys/region.c): no quantum inside unless region_tick. */
+/* Region begin/end (sys/region.c): no quantum inside unless timer_region_tick. */
 void timer_region(bool active);
-/* The knob sched.region_tick. */
+/* The knob sched.region_tick, or a whole-program region (el.region=whole). */
 extern bool timer_region_tick;
 /* Interrupts, lateness, fallbacks and polls so far (the report's timer, the record's guest.timer). */
 void timer_stats(struct el_timer_stats *out);

@@ -12,9 +12,23 @@
  * event requested the PMU hooks touch no MSR.  The region counters
  * (percpu.h) increment on every entry; END's own SYSCALL entry is taken off
  * the syscall count.
+ *
+ * Whole scope (el.region=whole, abi.h enum el_region_scope): the kernel
+ * runs the same BEGIN and END itself, so the same OUTs at the same labels
+ * bracket it: BEGIN as the last thing before init's first return to user
+ * mode, END as the first thing once init exited (region_whole_begin/_end,
+ * from proc/process.c).  In between the markers answer 0 and do nothing,
+ * each still a syscall the region counts (none is taken off), iterations
+ * are 0, and the timer is not held off (proc/timer.c).
+ *
+ * The marked path keeps its instructions whatever the scope: BEGIN tests
+ * markers_off before its OUT (outside the window `entrylab trace` counts),
+ * and END, inside that window, is matched against the variable end_op and
+ * takes end_own_syscalls off, where a test would have added instructions.
  */
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/percpu.h"
+#include "config.h"
 #include "pmu/pmu.h"
 #include "sys/errno.h"
 #include "sys/region.h"
@@ -24,6 +38,13 @@
 
 static struct el_region region;
 static bool begun;
+
+/* Whole scope, once begun: BEGIN and END from the program answer 0. */
+static bool markers_off;
+/* The op END is, EL_REGION_QUERY while markers_off (QUERY is answered first). */
+static uint64_t end_op = EL_REGION_END;
+/* END's own SYSCALL entry, in the count when END is the program's marker. */
+static uint64_t end_own_syscalls = 1;
 
 /*
  * The hypercall OUT of a marker, at a global label: `entrylab trace` finds
@@ -66,7 +87,7 @@ static long region_end(void)
 	if (!begun)
 		return -EINVAL;
 	region.tsc_end = tsc;
-	region.syscalls = cpu0.nr_syscalls - 1;
+	region.syscalls = cpu0.nr_syscalls - end_own_syscalls;
 	region.page_faults = cpu0.nr_page_faults;
 	region.interrupts = cpu0.nr_interrupts;
 	region.valid = 1;
@@ -77,16 +98,46 @@ static long region_end(void)
 	return 0;
 }
 
-SYSCALL(el_region)
+/*
+ * Never inlined nor cloned: the OUT labels above must exist once, and
+ * region_whole_begin/_end call this too.
+ */
+__attribute__((noipa)) SYSCALL(el_region)
 {
 	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (a0 == EL_REGION_QUERY)
 		return 0;
 	if (a0 == EL_REGION_BEGIN)
-		return region_begin(a1);
-	if (a0 == EL_REGION_END)
+		return markers_off ? 0 : region_begin(a1);
+	if (a0 == end_op)
 		return region_end();
+	if (a0 == EL_REGION_END)
+		return 0; /* markers_off */
 	return -EINVAL;
+}
+
+enum el_region_scope region_scope(void)
+{
+	return (enum el_region_scope)kernel_cmdline.region_scope;
+}
+
+void region_whole_begin(void)
+{
+	if (region_scope() != EL_REGION_SCOPE_WHOLE)
+		return;
+	end_own_syscalls = 0;
+	sys_el_region(EL_REGION_BEGIN, 0, 0, 0, 0, 0);
+	markers_off = true;
+	end_op = EL_REGION_QUERY;
+}
+
+void region_whole_end(void)
+{
+	if (!markers_off)
+		return;
+	markers_off = false;
+	end_op = EL_REGION_END;
+	sys_el_region(EL_REGION_END, 0, 0, 0, 0, 0);
 }
 
 const struct el_region *region_result(void)

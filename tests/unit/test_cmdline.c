@@ -66,6 +66,7 @@ Test(cmdline, defaults)
 	cr_assert_str_eq(c.init, "");
 	cr_assert_eq(c.test_crash, EL_CRASH_NONE);
 	cr_assert_eq(c.tsc_khz, 0);
+	cr_assert_eq(c.region_scope, EL_REGION_SCOPE_MARKED, "absent: marked");
 }
 
 Test(cmdline, null_string_is_empty)
@@ -174,14 +175,59 @@ Test(cmdline, epoch_ns)
 
 Test(cmdline, other_knob_names)
 {
-	const char *want[] = {"init", "test.crash", "el.tsc_khz", "el.epoch_ns", "el.events"};
+	const char *want[] = {"init", "test.crash", "el.tsc_khz", "el.epoch_ns", "el.events",
+			      "el.region"};
 	size_t n = 0;
 
 	while (el_cmdline_other_knobs[n])
 		n++;
-	cr_assert_eq(n, 5);
+	cr_assert_eq(n, 6);
 	for (size_t i = 0; i < n; i++)
 		cr_assert_str_eq(el_cmdline_other_knobs[i], want[i]);
+}
+
+Test(cmdline, region_scope_from_the_vmm)
+{
+	struct el_cmdline c;
+	struct problems ps;
+
+	cr_assert_eq(parse("pti=on", &c, &ps), 0);
+	cr_assert_eq(c.region_scope, EL_REGION_SCOPE_MARKED, "absent: marked");
+	cr_assert_eq(parse("el.region=whole", &c, &ps), 0);
+	cr_assert_eq(c.region_scope, EL_REGION_SCOPE_WHOLE);
+	cr_assert_eq(parse("el.region=marked", &c, &ps), 0);
+	cr_assert_eq(c.region_scope, EL_REGION_SCOPE_MARKED);
+	cr_assert_eq(parse("el.region=marked el.region=whole", &c, &ps), 0);
+	cr_assert_eq(c.region_scope, EL_REGION_SCOPE_WHOLE, "the last one wins");
+	cr_assert_eq(parse("el.region=\"whole\" pti=on", &c, &ps), 0);
+	cr_assert_eq(c.region_scope, EL_REGION_SCOPE_WHOLE, "quoted");
+	cr_assert_eq(c.requested[EL_CFG_PTI], EL_ON);
+}
+
+Test(cmdline, region_scope_refused)
+{
+	struct el_cmdline c;
+	struct problems ps;
+	static const char *const bad[] = {
+		"el.region=none", "el.region=", "el.region=whole-program", "el.region=Whole",
+		"el.region=wholex", "el.region=whol", "el.region=2", "el.region=marked,whole",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "el.region=whole %s", bad[i]);
+		cr_assert_eq(parse(line, &c, &ps), 1, "'%s' accepted", bad[i]);
+		cr_assert_eq(ps.p[0].err, EL_CMDLINE_BAD_VALUE, "'%s'", bad[i]);
+		cr_assert_str_eq(ps.p[0].key, "el.region");
+		cr_assert_eq(c.region_scope, EL_REGION_SCOPE_WHOLE, "'%s' changed it", bad[i]);
+	}
+	cr_assert_eq(parse("el.region", &c, &ps), 1);
+	cr_assert_eq(ps.p[0].err, EL_CMDLINE_MISSING_VALUE);
+	cr_assert_eq(c.region_scope, EL_REGION_SCOPE_MARKED);
+	/* The VMM's to set: a user's --append may not. */
+	cr_assert_eq(el_cmdline_check_user("el.region=whole", NULL, NULL), 1);
+	cr_assert_eq(el_cmdline_check_user("pti=on\tel.region=marked", NULL, NULL), 1);
 }
 
 Test(cmdline, events_from_the_vmm)
