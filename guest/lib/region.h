@@ -1,71 +1,48 @@
 /*
  * Region markers: bracket a benchmark's measured loop.
  *
- * The entrylab guest kernel starts its counters on el_region_begin() and
- * stops them on el_region_end() (EL_SYS_REGION, include/entrylab/abi.h).
- * Both are a bare SYSCALL instruction inlined at the call site, so nothing
- * but the marker's own kernel entry lies between the counters and the loop.
- *
- * Each marker SYSCALL also records its address in the program's ELF
- * section EL_REGION_SITES_SECTION, so a tracer finds the markers in the file
- * (include/entrylab/linux_init.h, "The marker sites").  The record costs the
- * running program nothing: the section is not loaded, no address moves.
- * A static-pie program is loaded elsewhere than its link-time addresses by
- * a bias the tracer must add.
- *
- * Linux answers the marker syscall -ENOSYS and the out-of-line slow path
- * takes over: under entrylab's /init for Linux (guest/linux/; the region
- * page of linux_init.h, named in the environment and mapped before main)
- * it does the region itself (region_linux.c); elsewhere the program says
- * so once on stderr and runs unmarked.
+ * The markers are the public header's (include/entrylab/marker.h), the
+ * same code a user's own program runs, so the markers' cost /init and our
+ * kernel calibrate is theirs too: el_region_begin() and el_region_end(),
+ * each a bare SYSCALL of EL_SYS_REGION inlined at the call site with its
+ * el_region_site record; on Linux the slow path through the region page
+ * of linux_init.h.  This file adds what only entrylab's own programs use,
+ * and holds the public header to the ABI's numbers.
  */
 #ifndef EL_GUEST_REGION_H
 #define EL_GUEST_REGION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include <linux/perf_event.h>
 
 #include <entrylab/abi.h>
 #include <entrylab/linux_init.h>
+#include <entrylab/marker.h>
 
 #include "sys.h"
 
-/* Slow path, out of line: a region on Linux, or the failure, said once. */
-void el_region_failed(long ret, int op, uint64_t iterations);
-
-/*
- * The marker SYSCALL (the same registers as el_syscall2) and its
- * el_region_site record; op must be a constant (the "i" constraint).
- */
-#define EL_REGION_SITE_SYSCALL(ret, op, iterations)                                         \
-	__asm__ volatile("1:\tsyscall\n\t"                                                 \
-			 ".pushsection " EL_REGION_SITES_SECTION ",\"\",@progbits\n\t"     \
-			 ".balign 8\n\t"                                                   \
-			 ".quad 1b, %c[site_op]\n\t"                                       \
-			 ".popsection"                                                     \
-			 : "=a"(ret)                                                       \
-			 : "0"((long)EL_SYS_REGION), "D"((long)(op)), "S"((long)(iterations)), \
-			   [site_op] "i"(op)                                               \
-			 : "rcx", "r11", "memory")
-
-static inline __attribute__((always_inline)) void el_region_begin(uint64_t iterations)
-{
-	long ret;
-
-	/* "memory" clobber: no load or store of the loop crosses the marker. */
-	EL_REGION_SITE_SYSCALL(ret, EL_REGION_BEGIN, iterations);
-	if (__builtin_expect(ret != 0, 0))
-		el_region_failed(ret, EL_REGION_BEGIN, iterations);
-}
-
-static inline __attribute__((always_inline)) void el_region_end(void)
-{
-	long ret;
-
-	EL_REGION_SITE_SYSCALL(ret, EL_REGION_END, 0);
-	if (__builtin_expect(ret != 0, 0))
-		el_region_failed(ret, EL_REGION_END, 0);
-}
+/* marker.h stands alone; these keep it to the facts' homes. */
+#define EL_MARKER_SAME(f) \
+	(offsetof(struct el_marker_page, f) == offsetof(struct el_linux_region, f))
+_Static_assert(EL_MARKER_SYS == EL_SYS_REGION, "marker.h: EL_SYS_REGION");
+_Static_assert(EL_MARKER_BEGIN == EL_REGION_BEGIN, "marker.h: EL_REGION_BEGIN");
+_Static_assert(EL_MARKER_END == EL_REGION_END, "marker.h: EL_REGION_END");
+_Static_assert(EL_MARKER_QUERY == EL_REGION_QUERY, "marker.h: EL_REGION_QUERY");
+_Static_assert(EL_MARKER_PAGE_SIZE == EL_LINUX_REGION_SIZE, "marker.h: the region page's size");
+_Static_assert(EL_MARKER_PAGE_MAGIC == EL_LINUX_REGION_MAGIC, "marker.h: the page's magic");
+_Static_assert(sizeof(struct el_marker_page) == sizeof(struct el_linux_region) &&
+		       EL_MARKER_SAME(magic) && EL_MARKER_SAME(begins) && EL_MARKER_SAME(ends) &&
+		       EL_MARKER_SAME(errors) && EL_MARKER_SAME(tsc_begin) &&
+		       EL_MARKER_SAME(tsc_end) && EL_MARKER_SAME(iterations),
+	       "marker.h: struct el_linux_region's layout");
+_Static_assert(EL_MARKER_PERF_RESET == PERF_EVENT_IOC_RESET, "marker.h: PERF_EVENT_IOC_RESET");
+_Static_assert(EL_MARKER_PERF_ENABLE == PERF_EVENT_IOC_ENABLE, "marker.h: PERF_EVENT_IOC_ENABLE");
+_Static_assert(EL_MARKER_PERF_DISABLE == PERF_EVENT_IOC_DISABLE, "marker.h: IOC_DISABLE");
+_Static_assert(EL_MARKER_PERF_GROUP == PERF_IOC_FLAG_GROUP, "marker.h: PERF_IOC_FLAG_GROUP");
+#undef EL_MARKER_SAME
 
 /*
  * True when the last begin and end both succeeded (for the result line):
@@ -84,7 +61,10 @@ bool el_entrylab(void);
  * "running unmarked" on stderr, once per program (also said by a failing
  * marker); nothing on Linux when the region page makes the markers work.
  */
-void el_region_warn_unmarked(void);
+static inline void el_region_warn_unmarked(void)
+{
+	el_marker_warn_unmarked();
+}
 
 /*
  * The region page of linux_init.h: maps it when EL_LINUX_ENV_REGION names
@@ -93,6 +73,9 @@ void el_region_warn_unmarked(void);
  * marker calibration.  0 when the page is mapped (now or before), -1 when
  * the environment names none or it cannot be mapped (said on stderr).
  */
-int el_region_linux_attach(void);
+static inline int el_region_linux_attach(void)
+{
+	return el_marker_attach();
+}
 
 #endif

@@ -84,12 +84,26 @@ static int conf_ksyms(const struct conf_line *l, struct linit_conf *c, char *err
 	return 0;
 }
 
+/* region=marked|whole (el_region_scope_names); "none" is what a guest reports, never asked. */
+static int conf_region(const struct conf_line *l, struct linit_conf *c, char *err, size_t errlen)
+{
+	for (uint32_t s = EL_REGION_SCOPE_MARKED; s < EL_REGION_SCOPE_COUNT; s++) {
+		if (strlen(el_region_scope_names[s]) == l->valuelen &&
+		    !memcmp(el_region_scope_names[s], l->value, l->valuelen)) {
+			c->region = s;
+			return 0;
+		}
+	}
+	return bad(err, errlen, l, "region takes marked or whole");
+}
+
 static const struct {
 	const char *key;
 	int (*apply)(const struct conf_line *l, struct linit_conf *c, char *err, size_t errlen);
 } conf_keys[] = {
 	{"events", conf_events},
 	{"ksyms", conf_ksyms},
+	{"region", conf_region},
 };
 
 #define NR_KEYS (sizeof(conf_keys) / sizeof(conf_keys[0]))
@@ -113,8 +127,8 @@ static int conf_line(struct conf_line *l, unsigned *seen, struct linit_conf *c, 
 		*seen |= 1u << k;
 		return conf_keys[k].apply(l, c, err, errlen);
 	}
-	return bad(err, errlen, l, "unknown key (known: events, ksyms); this /init is older "
-			   "than the host that wrote it: rebuild entrylab");
+	return bad(err, errlen, l, "unknown key (known: events, ksyms, region); this /init is "
+			   "older than the host that wrote it: rebuild entrylab");
 }
 
 int linit_conf_parse(const char *text, size_t len, struct linit_conf *c, char *err,
@@ -125,6 +139,7 @@ int linit_conf_parse(const char *text, size_t len, struct linit_conf *c, char *e
 	unsigned seen = 0;
 
 	memset(c, 0, sizeof(*c));
+	c->region = EL_REGION_SCOPE_MARKED;
 	if (memchr(text, '\0', len)) {
 		snprintf(err, errlen, "conf holds a NUL byte at %zu: not a text file",
 			 (size_t)((const char *)memchr(text, '\0', len) - text));

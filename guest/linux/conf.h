@@ -13,7 +13,8 @@
 struct linit_conf {
 	uint64_t events[EL_MAX_COUNTERS]; /* events=: EL_EVSEL_* CFGs, in order */
 	unsigned nr_events;
-	int ksyms; /* ksyms=1 */
+	int ksyms;        /* ksyms=1 */
+	uint32_t region;  /* region=: enum el_region_scope, MARKED when absent */
 };
 
 /*

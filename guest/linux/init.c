@@ -101,14 +101,15 @@ static void send_run(const struct el_report *boot, const struct linit_run *run,
 {
 	static struct el_report r;
 	struct el_region g;
-	const char *why = linit_region_from_page(&run->page, &g);
+	const char *why = linit_region_of(run->scope, &run->page, &run->whole, &g);
 
 	if (why)
 		fprintf(stderr, "entrylab /init: no measured region: %s\n", why);
-	else if (run->page.errors)
+	else if (run->scope == EL_REGION_SCOPE_MARKED && run->page.errors)
 		fprintf(stderr, "entrylab /init: %u perf ioctls of the markers failed: the "
 			"counters are not counted\n", run->page.errors);
-	linit_report_run(&r, boot, &run->page, run->c, markers, nr, run->status);
+	linit_report_run(&r, boot, run->scope, &run->page, &run->whole, run->c, markers, nr,
+			 run->status);
 	linit_console_drain();
 	if (linit_frame(EL_FRAME_KIND_RUN, &r, sizeof(r)))
 		linit_fail("a frame did not fit EL_FRAME_LINE_MAX");

@@ -54,3 +54,36 @@ void linit_perf_read_statuses(const uint64_t *buf, size_t len, unsigned members,
 		c[i].value = buf[3 + member[i]];
 	}
 }
+
+int linit_perf_attr_whole(uint64_t cfg, struct perf_event_attr *a)
+{
+	if (linit_perf_attr(cfg, a))
+		return -1;
+	a->read_format = LINIT_PERF_READ_FORMAT_ONE;
+	a->inherit = 1;
+	a->enable_on_exec = 1;
+	return 0;
+}
+
+void linit_perf_read_status_one(const uint64_t *buf, size_t len, struct el_counter *c)
+{
+	if (len < LINIT_PERF_READ_WORDS_ONE * sizeof(uint64_t) || buf[1] == 0 || buf[2] < buf[1]) {
+		c->status = EL_COUNTER_NOT_COUNTED;
+		c->value = 0;
+		return;
+	}
+	c->status = EL_COUNTER_COUNTED;
+	c->value = buf[0];
+}
+
+void linit_perf_attr_faults_whole(struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = PERF_TYPE_SOFTWARE;
+	a->size = sizeof(*a);
+	a->config = PERF_COUNT_SW_PAGE_FAULTS;
+	a->read_format = LINIT_PERF_READ_FORMAT_ONE;
+	a->disabled = 1;
+	a->inherit = 1;
+	a->enable_on_exec = 1;
+}

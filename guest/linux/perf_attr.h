@@ -19,6 +19,11 @@
 	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 #define LINIT_PERF_READ_WORDS(nr) (3 + (nr))
 
+/* What one counter of a whole program is read with: { value, time_enabled, time_running }. */
+#define LINIT_PERF_READ_FORMAT_ONE                                                         \
+	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+#define LINIT_PERF_READ_WORDS_ONE 3
+
 /*
  * The attr for cfg: PERF_TYPE_RAW, config the event-select bits x86's raw
  * format takes (event, umask, edge, inv, cmask, AMD's event[11:8]: the CFG
@@ -28,6 +33,24 @@
  * encoding; the counter is not supported and nothing is opened).
  */
 int linit_perf_attr(uint64_t cfg, struct perf_event_attr *a);
+
+/*
+ * The attr for cfg in a whole-program region (conf region=whole): as
+ * linit_perf_attr, and inherited (the program's children count), enabled
+ * by the program's execve (enable_on_exec), read alone
+ * (LINIT_PERF_READ_FORMAT_ONE: inherited counters cannot be read as a
+ * group).  0, or -1 for EL_EVENT_NONE.
+ */
+int linit_perf_attr_whole(uint64_t cfg, struct perf_event_attr *a);
+
+/*
+ * A whole program's page faults (region.page_faults): perf's software
+ * PERF_COUNT_SW_PAGE_FAULTS, user and kernel mode, inherited and enabled
+ * by the execve like linit_perf_attr_whole's, read alone.  Independent of
+ * the PMU and of conf's events; counts what `perf stat -e page-faults`
+ * counts for the command (the rest of its execve included).
+ */
+void linit_perf_attr_faults_whole(struct perf_event_attr *a);
 
 /*
  * perf_event_open's errno as a status: ENOENT, EOPNOTSUPP, ENODEV and
@@ -48,5 +71,13 @@ int linit_perf_errno_status(int err);
  */
 void linit_perf_read_statuses(const uint64_t *buf, size_t len, unsigned members,
 			      const int *member, struct el_counter *c, unsigned nr);
+
+/*
+ * c->status and value from one counter's read of len bytes
+ * (LINIT_PERF_READ_FORMAT_ONE), judged as a group's: never ran
+ * (time_enabled 0: the program never reached its execve) or multiplexed
+ * (time_running < time_enabled) or a short read is NOT_COUNTED.
+ */
+void linit_perf_read_status_one(const uint64_t *buf, size_t len, struct el_counter *c);
 
 #endif

@@ -41,8 +41,35 @@ const char *linit_region_from_page(const struct el_linux_region *page, struct el
 	return NULL;
 }
 
-void linit_report_run(struct el_report *r, const struct el_report *boot,
-		      const struct el_linux_region *page,
+const char *linit_region_whole(const struct linit_whole *w, struct el_region *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->unknown = EL_REGION_UNKNOWN_ALL;
+	if (w->exec_errno)
+		return "the program's execve failed: it never ran";
+	if (!w->tsc_exec)
+		return "the program's process never reached its execve";
+	if (w->tsc_wait < w->tsc_exec)
+		return "the TSC after waitpid is earlier than before the program's execve";
+	g->tsc_begin = w->tsc_exec;
+	g->tsc_end = w->tsc_wait;
+	if (w->faults_counted) {
+		g->page_faults = w->page_faults;
+		g->unknown &= ~EL_REGION_UNKNOWN_PAGE_FAULTS;
+	}
+	g->valid = 1;
+	return NULL;
+}
+
+const char *linit_region_of(uint32_t scope, const struct el_linux_region *page,
+			    const struct linit_whole *whole, struct el_region *g)
+{
+	return scope == EL_REGION_SCOPE_WHOLE ? linit_region_whole(whole, g)
+					      : linit_region_from_page(page, g);
+}
+
+void linit_report_run(struct el_report *r, const struct el_report *boot, uint32_t scope,
+		      const struct el_linux_region *page, const struct linit_whole *whole,
 		      const struct el_counter *counters, const struct el_counter *markers,
 		      unsigned nr, int exit_status)
 {
@@ -50,9 +77,9 @@ void linit_report_run(struct el_report *r, const struct el_report *boot,
 
 	*r = *boot;
 	r->kind = EL_REPORT_RUN;
-	linit_region_from_page(page, &r->region);
-	r->region_scope = r->region.valid ? EL_REGION_SCOPE_MARKED : EL_REGION_SCOPE_NONE;
-	counted = r->region.valid && page->errors == 0;
+	linit_region_of(scope, page, whole, &r->region);
+	r->region_scope = r->region.valid ? scope : EL_REGION_SCOPE_NONE;
+	counted = r->region.valid && (scope == EL_REGION_SCOPE_WHOLE || page->errors == 0);
 	if (nr > EL_MAX_COUNTERS)
 		nr = EL_MAX_COUNTERS;
 	r->nr_counters = nr;

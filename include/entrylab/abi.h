@@ -237,7 +237,7 @@ struct el_counter {
 /*
  * Region fields a kernel could not count (el_region.unknown): records show
  * them as null, never as 0.  Our kernel counts all; Linux's /init (linux_init.h)
- * counts none of these three.
+ * counts none of these three in a marked region, page faults in a whole one.
  */
 #define EL_REGION_UNKNOWN_SYSCALLS 0x1u
 #define EL_REGION_UNKNOWN_PAGE_FAULTS 0x2u

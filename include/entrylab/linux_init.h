@@ -2,7 +2,7 @@
  * `--guest linux`: the contract between the host side (VMM, trace, CLI)
  * and entrylab's /init for a Linux guest (guest/linux/, a static program),
  * and between that /init and the region markers of the benchmark it runs
- * (guest/lib/region.c).  Both worlds include this file; it depends only on
+ * (include/entrylab/marker.h).  Both worlds include this file; it depends only on
  * abi.h.
  *
  * The initrd the host builds (newc cpio, the kernel's initramfs):
@@ -38,6 +38,10 @@
  *                        RUN report then has region_scope WHOLE,
  *                        iterations 0, and markers[] as for marked (the
  *                        markers' cost is a property of the markers).
+ *                        It counts page faults too: perf's software
+ *                        event, opened the same way (the execve's tail
+ *                        included, as perf stat -e page-faults counts);
+ *                        syscalls and interrupts stay unknown.
  *
  * What /init tells the host, all as framed lines on COM1 (serial_frame.h),
  * written with port I/O (ioperm), never through the tty layer:
@@ -105,7 +109,7 @@
  * update on every return to user mode.
  *
  * On Linux the marker syscall answers -ENOSYS, and the markers' slow path
- * (guest/lib/region_linux.c) then does the region itself: BEGIN resets and
+ * (include/entrylab/marker.h) then does the region itself: BEGIN resets and
  * enables the group (PERF_IOC_FLAG_GROUP), stores iterations and RDTSC
  * last; END takes RDTSC first, disables the group, counts the region.
  * /init reads the group after the program ended.  The program never
@@ -136,8 +140,8 @@ _Static_assert(sizeof(struct el_linux_region) == 40, "el_linux_region layout");
  * struct el_region_site.  The tracer opens its window at the first user
  * instruction after a BEGIN site's SYSCALL returns and closes it at an END
  * site's SYSCALL (not counted).  On Linux the window so holds the loop and,
- * after BEGIN, the return through the markers' slow path (guest/lib/
- * region_linux.c: a few dozen user instructions; the ENABLE ioctl's return too
+ * after BEGIN, the return through the markers' slow path (include/entrylab/
+ * marker.h: a few dozen user instructions; the ENABLE ioctl's return too
  * when a perf group was asked).  The section is not allocatable (nothing
  * of it is loaded; `strip` keeps it); addr is the link-time address, 0 for
  * a site whose function the linker dropped.

@@ -153,3 +153,18 @@ Test(initrd_linux, embedded_init_is_static_and_far_from_the_programs)
 	}
 	elf_end(e);
 }
+
+/* Where a trace closes Linux's whole-program window: right after /init's wait4 SYSCALL. */
+Test(initrd_linux, embedded_init_has_the_whole_program_end_after_a_syscall)
+{
+	size_t len = (size_t)(entrylab_linux_init_end - entrylab_linux_init);
+	uint64_t at = elf_symbol_value(entrylab_linux_init, len, EL_LINUX_WHOLE_END_SYMBOL);
+	const unsigned char *b;
+
+	cr_assert_neq(at, 0, "no %s in the embedded /init", EL_LINUX_WHOLE_END_SYMBOL);
+	cr_expect_geq(at, 0x10000000u, "not in /init's own text");
+	b = elf_vaddr_bytes(entrylab_linux_init, len, at - 2, 3);
+	cr_assert_not_null(b, "0x%llx is not in a loaded segment", (unsigned long long)at);
+	cr_expect(b[0] == 0x0f && b[1] == 0x05, "%s does not follow a SYSCALL",
+		  EL_LINUX_WHOLE_END_SYMBOL);
+}

@@ -89,6 +89,38 @@ Test(linux_init_conf, hostile_lines_are_refused)
 	}
 }
 
+Test(linux_init_conf, region_scope)
+{
+	struct linit_conf c;
+	char err[256];
+
+	cr_assert_eq(parse("", &c, err), 0, "%s", err);
+	cr_expect_eq(c.region, EL_REGION_SCOPE_MARKED, "absent is marked");
+	cr_assert_eq(parse("region=whole\n", &c, err), 0, "%s", err);
+	cr_expect_eq(c.region, EL_REGION_SCOPE_WHOLE);
+	cr_assert_eq(parse("events=0x3003c\nregion=marked", &c, err), 0, "%s", err);
+	cr_expect_eq(c.region, EL_REGION_SCOPE_MARKED);
+	cr_expect_eq(c.nr_events, 1);
+}
+
+Test(linux_init_conf, region_scope_refusals)
+{
+	/* "none" is reported, never asked; the record's "whole-program" is no conf value. */
+	static const char *const bad[] = {
+		"region=none\n", "region=\n", "region=Whole\n", "region=whole-program\n",
+		"region=whole \n", "region=wholex\n", "region=mark\n", "region=whole\r\n",
+	};
+	struct linit_conf c;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_expect_eq(parse(bad[i], &c, err), -1, "accepted '%s'", bad[i]);
+		cr_expect(strstr(err, "marked or whole"), "'%s': %s", bad[i], err);
+	}
+	cr_expect_eq(parse("region=whole\nregion=whole\n", &c, err), -1);
+	cr_expect(strstr(err, "twice"), "%s", err);
+}
+
 Test(linux_init_conf, nul_byte_is_refused)
 {
 	static const char text[] = "ksyms=1\n\0events=0x1\n";

@@ -106,3 +106,64 @@ Test(linux_init_perf, multiplexed_never_enabled_or_short_is_not_counted)
 		cr_expect_eq(c[1].status, EL_COUNTER_NOT_SUPPORTED, "%s", bad[i].what);
 	}
 }
+
+Test(linux_init_perf, whole_program_attr_is_inherited_and_enabled_by_exec)
+{
+	struct perf_event_attr a, g;
+
+	cr_assert_eq(linit_perf_attr_whole(EL_EVSEL_USR | EL_EVSEL_OS | 0x00c0ull, &a), 0);
+	cr_assert_eq(linit_perf_attr(EL_EVSEL_USR | EL_EVSEL_OS | 0x00c0ull, &g), 0);
+	cr_expect_eq(a.type, PERF_TYPE_RAW);
+	cr_expect_eq(a.config, g.config);
+	cr_expect_eq(a.inherit, 1, "children count");
+	cr_expect_eq(a.enable_on_exec, 1, "from the program's execve on");
+	cr_expect_eq(a.disabled, 1, "until then, nothing");
+	cr_expect_eq(a.read_format, LINIT_PERF_READ_FORMAT_ONE);
+	cr_expect_eq(a.read_format & PERF_FORMAT_GROUP, 0, "inherited counters are read alone");
+	cr_expect_eq(a.exclude_user, 0);
+	cr_expect_eq(a.exclude_kernel, 0);
+	cr_assert_eq(linit_perf_attr_whole(EL_EVSEL_OS | 0x3cull, &a), 0);
+	cr_expect_eq(a.exclude_user, 1);
+	cr_expect_eq(linit_perf_attr_whole(EL_EVENT_NONE, &a), -1);
+}
+
+Test(linux_init_perf, whole_program_read_one)
+{
+	static const struct {
+		uint64_t buf[3];
+		size_t len;
+		uint32_t status;
+		uint64_t value;
+	} cases[] = {
+		{{12345, 1000, 1000}, 24, EL_COUNTER_COUNTED, 12345},
+		{{0, 1000, 1000}, 24, EL_COUNTER_COUNTED, 0},   /* ran, counted nothing */
+		{{12345, 1000, 999}, 24, EL_COUNTER_NOT_COUNTED, 0}, /* multiplexed */
+		{{0, 0, 0}, 24, EL_COUNTER_NOT_COUNTED, 0},     /* never enabled: no execve */
+		{{12345, 1000, 1000}, 16, EL_COUNTER_NOT_COUNTED, 0}, /* short read */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct el_counter c = {.config = 0x100c0, .status = EL_COUNTER_NOT_COUNTED,
+				       .value = 77};
+
+		linit_perf_read_status_one(cases[i].buf, cases[i].len, &c);
+		cr_expect_eq(c.status, cases[i].status, "case %zu", i);
+		cr_expect_eq(c.value, cases[i].value, "case %zu", i);
+		cr_expect_eq(c.config, 0x100c0, "case %zu", i);
+	}
+}
+
+Test(linux_init_perf, whole_program_page_faults_attr)
+{
+	struct perf_event_attr a;
+
+	linit_perf_attr_faults_whole(&a);
+	cr_expect_eq(a.type, PERF_TYPE_SOFTWARE);
+	cr_expect_eq(a.config, PERF_COUNT_SW_PAGE_FAULTS);
+	cr_expect_eq(a.size, sizeof(a));
+	cr_expect_eq(a.inherit, 1);
+	cr_expect_eq(a.enable_on_exec, 1);
+	cr_expect_eq(a.disabled, 1);
+	cr_expect_eq(a.exclude_user | a.exclude_kernel, 0, "faults taken in either mode");
+	cr_expect_eq(a.read_format, LINIT_PERF_READ_FORMAT_ONE);
+}

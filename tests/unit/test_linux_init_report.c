@@ -92,9 +92,10 @@ Test(linux_init_report, run_keeps_boot_and_checks_counters)
 	boot.kind = EL_REPORT_BOOT;
 	boot.cpuid = 42;
 	boot.config[EL_CFG_PTI] = EL_ON;
-	linit_report_run(&r, &boot, &p, c, m, 2, 137);
+	linit_report_run(&r, &boot, EL_REGION_SCOPE_MARKED, &p, NULL, c, m, 2, 137);
 	cr_expect_eq(r.kind, EL_REPORT_RUN);
 	cr_expect_eq(r.cpuid, 42);
+	cr_expect_eq(r.region_scope, EL_REGION_SCOPE_MARKED);
 	cr_expect_eq(r.config[EL_CFG_PTI], EL_ON);
 	cr_expect_eq(r.exit_status, 137);
 	cr_expect_eq(r.flags, EL_REPORT_EXITED);
@@ -106,7 +107,7 @@ Test(linux_init_report, run_keeps_boot_and_checks_counters)
 
 	/* A perf ioctl of the markers failed: nothing counted is believed. */
 	p.errors = 1;
-	linit_report_run(&r, &boot, &p, c, m, 2, 0);
+	linit_report_run(&r, &boot, EL_REGION_SCOPE_MARKED, &p, NULL, c, m, 2, 0);
 	cr_expect_eq(r.region.valid, 1);
 	cr_expect_eq(r.counters[0].status, EL_COUNTER_NOT_COUNTED);
 	cr_expect_eq(r.counters[0].value, 0);
@@ -115,9 +116,84 @@ Test(linux_init_report, run_keeps_boot_and_checks_counters)
 	/* No region: neither. */
 	p = good_page();
 	p.ends = 0;
-	linit_report_run(&r, &boot, &p, c, m, 2, 0);
+	linit_report_run(&r, &boot, EL_REGION_SCOPE_MARKED, &p, NULL, c, m, 2, 0);
+	cr_expect_eq(r.region.valid, 0);
+	cr_expect_eq(r.region_scope, EL_REGION_SCOPE_NONE, "no region, no scope");
+	cr_expect_eq(r.counters[0].status, EL_COUNTER_NOT_COUNTED);
+}
+
+Test(linux_init_report, whole_program_region)
+{
+	struct linit_whole w = {.tsc_exec = 1000, .tsc_wait = 9000};
+	struct el_region g;
+
+	cr_assert_null(linit_region_whole(&w, &g));
+	cr_expect_eq(g.valid, 1);
+	cr_expect_eq(g.tsc_begin, 1000);
+	cr_expect_eq(g.tsc_end, 9000);
+	cr_expect_eq(g.iterations, 0, "the host divides by -n");
+	cr_expect_eq(g.tsc_khz, 0, "the host knows it");
+	cr_expect_eq(g.unknown, EL_REGION_UNKNOWN_ALL);
+
+	w.exec_errno = 2; /* ENOENT */
+	w.exec_errno = 0;
+	w.faults_counted = 1;
+	w.page_faults = 1037;
+	cr_assert_null(linit_region_whole(&w, &g));
+	cr_expect_eq(g.page_faults, 1037);
+	cr_expect_eq(g.unknown, EL_REGION_UNKNOWN_SYSCALLS | EL_REGION_UNKNOWN_INTERRUPTS);
+	w.faults_counted = 0;
+	cr_assert_null(linit_region_whole(&w, &g));
+	cr_expect_eq(g.page_faults, 0);
+	cr_expect_eq(g.unknown, EL_REGION_UNKNOWN_ALL, "not counted: unknown, not 0");
+
+	w.exec_errno = 2; /* ENOENT */
+	memset(&g, 0xa5, sizeof(g));
+	cr_expect(strstr(linit_region_whole(&w, &g), "execve failed"));
+	cr_expect_eq(g.valid, 0);
+	cr_expect_eq(g.tsc_begin | g.tsc_end, 0);
+	w.exec_errno = 0;
+	w.tsc_exec = 0;
+	cr_expect(strstr(linit_region_whole(&w, &g), "never reached"));
+	w.tsc_exec = 9001;
+	cr_expect_not_null(linit_region_whole(&w, &g), "a TSC going back");
+	cr_expect_eq(g.valid, 0);
+}
+
+Test(linux_init_report, whole_program_run_ignores_the_page)
+{
+	struct el_report boot, r;
+	struct el_linux_region p = good_page();
+	struct linit_whole w = {.tsc_exec = 100, .tsc_wait = 900000};
+	struct el_counter c[1] = {{.config = 0x3003c, .value = 7, .status = EL_COUNTER_COUNTED}};
+	struct el_counter m[1] = {{.config = 0x3003c, .value = 3, .status = EL_COUNTER_COUNTED}};
+
+	memset(&boot, 0, sizeof(boot));
+	boot.kind = EL_REPORT_BOOT;
+	p.errors = 3; /* the program's markers: not /init's business in whole mode */
+	linit_report_run(&r, &boot, EL_REGION_SCOPE_WHOLE, &p, &w, c, m, 1, 0);
+	cr_expect_eq(r.region_scope, EL_REGION_SCOPE_WHOLE);
+	cr_expect_eq(r.region.valid, 1);
+	cr_expect_eq(r.region.tsc_begin, 100);
+	cr_expect_eq(r.region.tsc_end, 900000);
+	cr_expect_eq(r.region.iterations, 0, "not the page's 2000");
+	cr_expect_eq(r.counters[0].status, EL_COUNTER_COUNTED);
+	cr_expect_eq(r.counters[0].value, 7);
+	cr_expect_eq(r.markers[0].value, 3, "the markers' cost as for marked");
+
+	/* No page at all: still a whole region. */
+	p.magic = 0;
+	linit_report_run(&r, &boot, EL_REGION_SCOPE_WHOLE, &p, &w, c, m, 1, 0);
+	cr_expect_eq(r.region_scope, EL_REGION_SCOPE_WHOLE);
+
+	/* The program never ran: nothing measured, nothing counted. */
+	w.exec_errno = 13;
+	linit_report_run(&r, &boot, EL_REGION_SCOPE_WHOLE, &p, &w, c, m, 1, 127);
+	cr_expect_eq(r.region_scope, EL_REGION_SCOPE_NONE);
 	cr_expect_eq(r.region.valid, 0);
 	cr_expect_eq(r.counters[0].status, EL_COUNTER_NOT_COUNTED);
+	cr_expect_eq(r.counters[0].value, 0);
+	cr_expect_eq(r.exit_status, 127);
 }
 
 struct frames {
