@@ -97,6 +97,15 @@ static int conf_region(const struct conf_line *l, struct linit_conf *c, char *er
 	return bad(err, errlen, l, "region takes marked or whole");
 }
 
+/* faults=0|1: whether a whole region counts page faults by perf's software event (default 1). */
+static int conf_faults(const struct conf_line *l, struct linit_conf *c, char *err, size_t errlen)
+{
+	if (l->valuelen != 1 || (l->value[0] != '0' && l->value[0] != '1'))
+		return bad(err, errlen, l, "faults takes 0 or 1");
+	c->no_faults = l->value[0] == '0';
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	int (*apply)(const struct conf_line *l, struct linit_conf *c, char *err, size_t errlen);
@@ -104,6 +113,7 @@ static const struct {
 	{"events", conf_events},
 	{"ksyms", conf_ksyms},
 	{"region", conf_region},
+	{"faults", conf_faults},
 };
 
 #define NR_KEYS (sizeof(conf_keys) / sizeof(conf_keys[0]))
@@ -127,7 +137,7 @@ static int conf_line(struct conf_line *l, unsigned *seen, struct linit_conf *c, 
 		*seen |= 1u << k;
 		return conf_keys[k].apply(l, c, err, errlen);
 	}
-	return bad(err, errlen, l, "unknown key (known: events, ksyms, region); this /init is "
+	return bad(err, errlen, l, "unknown key (known: events, ksyms, region, faults); this /init is "
 			   "older than the host that wrote it: rebuild entrylab");
 }
 

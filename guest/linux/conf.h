@@ -15,6 +15,7 @@ struct linit_conf {
 	unsigned nr_events;
 	int ksyms;        /* ksyms=1 */
 	uint32_t region;  /* region=: enum el_region_scope, MARKED when absent */
+	int no_faults;    /* faults=0: no software page-fault event (a trace: it would be traced) */
 };
 
 /*

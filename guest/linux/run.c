@@ -246,7 +246,7 @@ int linit_run_program(const struct linit_conf *conf, char **argv, struct linit_r
 	}
 	close(sv[1]);
 	/* Page faults: perf's software event, on every kernel with perf (else unknown). */
-	if (whole)
+	if (whole && !conf->no_faults)
 		faults_fd = linit_perf_open_faults_whole(pid);
 	rc = whole ? linit_perf_open_whole(&perf, conf->events, conf->nr_events, pid, err, errlen)
 		   : linit_perf_open(&perf, conf->events, conf->nr_events, pid, err, errlen);

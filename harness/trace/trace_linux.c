@@ -173,8 +173,9 @@ int trace_linux_prepare(struct el_trace_job *job)
 				    "note (CONFIG_PVH), the two kinds QEMU's -kernel boots; give "
 				    "its bzImage (arch/x86/boot/bzImage)");
 	prepare_symbols(spec, lx);
-	/* /init's conf (linux_init.h): the scope for the whole program, KSYMS when needed. */
-	snprintf(conf, sizeof(conf), "%s%s", region_linux_conf(job->scope),
+	/* /init's conf (linux_init.h): the scope, KSYMS when needed, and no page-fault event:
+	 * its per-fault code would be in the traced path. */
+	snprintf(conf, sizeof(conf), "%s%sfaults=0\n", region_linux_conf(job->scope),
 		 lx->ksyms ? "ksyms=1\n" : "");
 	/*
 	 * QEMU reads the file itself (--kernel, or the default: programs_prepare

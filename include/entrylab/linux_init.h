@@ -42,6 +42,12 @@
  *                        event, opened the same way (the execve's tail
  *                        included, as perf stat -e page-faults counts);
  *                        syscalls and interrupts stay unknown.
+ *   faults=0|1           (default 1) 0: a whole region opens no page-fault
+ *                        event and reports page faults unknown.  `trace`
+ *                        asks it: while that event exists every fault runs
+ *                        perf's software-event code (___perf_sw_event and
+ *                        its callees), which is the measurement's path,
+ *                        not Linux's.
  *
  * What /init tells the host, all as framed lines on COM1 (serial_frame.h),
  * written with port I/O (ioperm), never through the tty layer:

@@ -178,3 +178,19 @@ Test(linux_init_argv, cut_or_too_many_refused)
 	cr_expect_eq(linit_argv_split(many, sizeof(many) - 1, "p", argv, 4, err, sizeof(err)), -1);
 	cr_expect(strstr(err, "more than 2"), "%s", err);
 }
+
+/* faults=0: trace's "no page-fault event"; absent counts them. */
+Test(linux_init_conf, faults_key)
+{
+	struct linit_conf c;
+	char err[256];
+
+	cr_assert_eq(parse("region=whole\n", &c, err), 0, "%s", err);
+	cr_expect_eq(c.no_faults, 0, "absent: counted");
+	cr_assert_eq(parse("region=whole\nfaults=0\n", &c, err), 0, "%s", err);
+	cr_expect_eq(c.no_faults, 1);
+	cr_assert_eq(parse("faults=1\n", &c, err), 0, "%s", err);
+	cr_expect_eq(c.no_faults, 0);
+	cr_expect_eq(parse("faults=no\n", &c, err), -1);
+	cr_expect(strstr(err, "faults takes 0 or 1"), "%s", err);
+}
