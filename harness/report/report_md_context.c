@@ -55,9 +55,12 @@ static void config_mismatch(struct json_object *rec, char *buf, size_t len)
 	}
 }
 
+/* "getpid 2000 (2000 iterations)", and "; the whole program" for a whole-program region. */
 static void bench_text(struct json_object *rec, char *buf, size_t len)
 {
-	struct json_object *b, *args, *it;
+	const char *scope = report_str_at(rec, "region.scope");
+	bool whole = scope && !strcmp(scope, "whole-program");
+	struct json_object *b = NULL, *args, *it = NULL;
 	size_t n;
 
 	n = (size_t)snprintf(buf, len, "%s", report_str_at(rec, "bench.name") ?: "?");
@@ -68,8 +71,13 @@ static void bench_text(struct json_object *rec, char *buf, size_t len)
 			n += (size_t)snprintf(buf + n, len - n, " %s",
 					      json_object_get_string(
 						      json_object_array_get_idx(args, i)));
-	if (b && json_object_object_get_ex(b, "iterations", &it) && n < len)
-		snprintf(buf + n, len - n, " (%s iterations)", json_object_get_string(it));
+	if (b)
+		json_object_object_get_ex(b, "iterations", &it);
+	if (it && !json_object_is_type(it, json_type_null) && n < len)
+		snprintf(buf + n, len - n, " (%s iterations%s)", json_object_get_string(it),
+			 whole ? "; the whole program" : "");
+	else if (whole && n < len)
+		snprintf(buf + n, len - n, " (the whole program)");
 }
 
 /* "entrylab", or "linux RELEASE" (records before guest.kind: ours). */
