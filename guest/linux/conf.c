@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hex_digit.h"
+
 #define CFG_HEX_MAX 16 /* digits of a uint64_t */
 
 struct conf_line {
@@ -20,17 +22,6 @@ static int bad(char *err, size_t errlen, const struct conf_line *l, const char *
 	return -1;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* "0x" and 1..16 hex digits, exactly s[0..n). */
 static int parse_cfg(const char *s, size_t n, uint64_t *out)
 {
@@ -39,7 +30,7 @@ static int parse_cfg(const char *s, size_t n, uint64_t *out)
 	if (n < 3 || n > 2 + CFG_HEX_MAX || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
 		return -1;
 	for (size_t i = 2; i < n; i++) {
-		int d = hex_digit(s[i]);
+		int d = el_hex_digit(s[i]);
 
 		if (d < 0)
 			return -1;

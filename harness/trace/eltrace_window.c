@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "eltrace.h"
+#include "hex_digit.h"
 
 const char *const window_kind_names[WINDOW_KINDS] = {"out", "user", "sites", "entry"};
 
@@ -35,17 +36,6 @@ static bool parse_addr(const char *s, uint64_t *out)
 	errno = 0;
 	*out = strtoull(s, &end, 0);
 	return !errno && *s && !*end && *out;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* ADDR, or ADDR:BYTES when bytes_ok (BYTES: 1..MAX_INSN_BYTES as hex pairs). */
@@ -65,7 +55,7 @@ static bool parse_mark(const char *s, bool bytes_ok, struct mark *m)
 	if (!colon)
 		return true;
 	for (const char *h = colon + 1; *h; h += 2) {
-		int hi = hexval(h[0]), lo = hi < 0 ? -1 : hexval(h[1]);
+		int hi = el_hex_digit(h[0]), lo = hi < 0 ? -1 : el_hex_digit(h[1]);
 
 		if (lo < 0 || m->nbytes == MAX_INSN_BYTES)
 			return false;

@@ -7,6 +7,7 @@ add_library(eltrace MODULE ${CMAKE_CURRENT_LIST_DIR}/eltrace.c
   ${CMAKE_CURRENT_LIST_DIR}/eltrace_count.c ${CMAKE_CURRENT_LIST_DIR}/eltrace_table.c
   ${CMAKE_CURRENT_LIST_DIR}/eltrace_window.c)
 target_link_libraries(eltrace PRIVATE el_host_flags)
+target_include_directories(eltrace PRIVATE ${CMAKE_SOURCE_DIR}/common)
 # Only qemu_plugin_install and qemu_plugin_version are for QEMU to see.
 target_compile_options(eltrace PRIVATE -fvisibility=hidden)
 set(EL_TRACE_PLUGIN ${CMAKE_BINARY_DIR}/harness/trace/eltrace.so)
