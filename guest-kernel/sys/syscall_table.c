@@ -69,6 +69,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(unlink)
 	SC(readlink)
 	SC(umask)
+	SC(sysinfo)
 	SC(gettimeofday)
 	SC(getrlimit)
 	SC(ptrace)

@@ -96,6 +96,7 @@ SYSCALL(sched_getaffinity);
 SYSCALL(prlimit64);
 SYSCALL(getrlimit);
 SYSCALL(umask);
+SYSCALL(sysinfo);
 SYSCALL(enosys);
 
 /* proc/fork.c, proc/wait.c, proc/futex.c */

@@ -57,6 +57,7 @@
 #define EL_NR_umask                  95
 #define EL_NR_gettimeofday           96
 #define EL_NR_getrlimit              97
+#define EL_NR_sysinfo                99
 #define EL_NR_ptrace                 101
 #define EL_NR_getuid                 102
 #define EL_NR_getgid                 104

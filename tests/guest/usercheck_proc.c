@@ -1,4 +1,4 @@
-/* usercheck, process: ids, uname, getcpu, getrandom, signals accepted, TLS, ioctl. */
+/* usercheck, process: ids, uname, getcpu, getrandom, signals accepted, TLS, ioctl, sysinfo. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -7,7 +7,9 @@
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <entrylab/abi.h>
@@ -116,10 +118,27 @@ static void check_entrylab(struct uc_env *env)
 		el_expect(names[2], r == -EINVAL, "EL_SYS_SELF_IPI(0) returned %ld", r);
 }
 
+/* sysinfo: RAM that adds up, this process among the tasks, uptime no further than the clock. */
+static void check_sysinfo(void)
+{
+	struct sysinfo si;
+	struct timespec mono;
+	long ret = sysinfo(&si);
+	bool ok;
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	ok = ret == 0 && si.mem_unit >= 1 && si.totalram > 0 && si.freeram <= si.totalram &&
+	     si.procs >= 1 && (long long)si.uptime <= (long long)mono.tv_sec + 1;
+	el_expect("proc.sysinfo", ok, "ret %ld: totalram %lu freeram %lu unit %u procs %u "
+		  "uptime %lld (monotonic %lld s)", ret, si.totalram, si.freeram, si.mem_unit,
+		  (unsigned)si.procs, (long long)si.uptime, (long long)mono.tv_sec);
+}
+
 void uc_proc(struct uc_env *env)
 {
 	check_ids();
 	check_getcpu();
 	check_misc();
+	check_sysinfo();
 	check_entrylab(env);
 }
