@@ -34,6 +34,8 @@ void file_put(struct file *f)
 {
 	if (--f->refs)
 		return;
+	if (f->ops && f->ops->release && !(f->flags & O_PATH))
+		f->ops->release(f);
 	f->inode->opens--;
 	vfs_release(f->inode);
 	kfree(f, sizeof(*f));

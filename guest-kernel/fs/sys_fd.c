@@ -1,11 +1,13 @@
 /*
  * Syscalls on the descriptor table and open-file state: ioctl, fcntl,
- * close, dup, dup2, dup3, ftruncate.
+ * close, dup, dup2, dup3, ftruncate; the pipe fcntls and FIONREAD.
  */
 #include "fs/file.h"
+#include "fs/pipe.h"
 #include "proc/process.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
+#include "sys/uaccess.h"
 
 #define F_DUPFD 0
 #define F_GETFD 1
@@ -13,13 +15,26 @@
 #define F_GETFL 3
 #define F_SETFL 4
 #define F_DUPFD_CLOEXEC 1030
+#define F_SETPIPE_SZ 1031
+#define F_GETPIPE_SZ 1032
+#define FIONREAD 0x541b
 #define FD_CLOEXEC 1
 
-/* No terminals here: every ioctl (TCGETS, TIOCGWINSZ, ...) says "not a tty". */
+/*
+ * No terminals here: every ioctl (TCGETS, TIOCGWINSZ, ...) says "not a tty",
+ * but FIONREAD on a pipe, the bytes waiting (an int, as Linux writes it).
+ */
 SYSCALL(ioctl)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return fd_get((int)a0) ? -ENOTTY : -EBADF;
+	struct file *f = fd_get((int)a0);
+	long n;
+
+	(void)a3, (void)a4, (void)a5;
+	if (!f)
+		return -EBADF;
+	if (a1 != FIONREAD || (n = pipe_unread(f)) < 0)
+		return -ENOTTY;
+	return copy_to_user(a2, &(int){(int)n}, sizeof(int));
 }
 
 static long dup_from(struct file *f, int min, bool cloexec)
@@ -58,6 +73,10 @@ SYSCALL(fcntl)
 		f->flags = (f->flags & ~(uint32_t)(O_APPEND | O_NONBLOCK)) |
 			   ((uint32_t)a2 & (O_APPEND | O_NONBLOCK));
 		return 0;
+	case F_GETPIPE_SZ:
+		return pipe_size(f);
+	case F_SETPIPE_SZ:
+		return pipe_set_size(f, a2);
 	default:
 		return -EINVAL;
 	}

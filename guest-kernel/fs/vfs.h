@@ -18,6 +18,7 @@
 #define S_IFREG 0100000
 #define S_IFLNK 0120000
 #define S_IFCHR 0020000
+#define S_IFIFO 0010000
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
@@ -37,6 +38,8 @@ struct file_ops {
 	long (*write)(struct file *f, uint64_t ubuf, size_t len, uint64_t off);
 	/* Called at open; may fill f->priv. */
 	int (*open)(struct file *f);
+	/* Called once the last descriptor of an open file is closed (NULL: nothing to do). */
+	void (*release)(struct file *f);
 	bool seekable;
 };
 

@@ -43,6 +43,10 @@ SYSCALL(dup2);
 SYSCALL(dup3);
 SYSCALL(ftruncate);
 
+/* fs/sys_pipe.c: pipes */
+SYSCALL(pipe);
+SYSCALL(pipe2);
+
 /* fs/sys_open.c: creating, opening, removing names */
 SYSCALL(open);
 SYSCALL(openat);

@@ -29,6 +29,7 @@
 #define EL_NR_readv                  19
 #define EL_NR_writev                 20
 #define EL_NR_access                 21
+#define EL_NR_pipe                   22
 #define EL_NR_sched_yield            24
 #define EL_NR_mremap                 25
 #define EL_NR_msync                  26
@@ -98,6 +99,7 @@
 #define EL_NR_faccessat              269
 #define EL_NR_set_robust_list        273
 #define EL_NR_dup3                   292
+#define EL_NR_pipe2                  293
 #define EL_NR_prlimit64              302
 #define EL_NR_getcpu                 309
 #define EL_NR_process_vm_readv       310

@@ -1,0 +1,228 @@
+/*
+ * Pipes (pipe.h).  One CPU and a non-preemptible kernel: nothing runs
+ * between a check and the copy that follows it, so the ring needs no lock,
+ * and a write of at most PIPE_BUF bytes that finds room for all of them
+ * lands in one piece even across a page (two copies, no sleep between).
+ *
+ * The readers and writers counts are open files of each end (fork and dup
+ * share a file; its last close is one release).  Sleepers wait on
+ * wait_data (readers) and wait_room (writers); every change wakes the side
+ * it may unblock, and every sleeper re-checks its condition.
+ */
+#include "fs/pipe.h"
+#include "mm/frame.h"
+#include "mm/kmalloc.h"
+#include "mm/layout.h"
+#include "proc/process.h"
+#include "proc/sched.h"
+#include "proc/signal.h"
+#include "sys/errno.h"
+#include "sys/uaccess.h"
+
+#define PIPE_PAGES (PIPE_DEF_SIZE / PAGE_SIZE) /* 16 single frames: above FRAME_MAX_ORDER */
+
+struct pipe {
+	uint64_t pages[PIPE_PAGES]; /* the ring, page by page (frame addresses) */
+	uint32_t head;             /* next byte to read */
+	uint32_t count;            /* bytes waiting */
+	uint32_t readers, writers; /* open files of each end */
+	char wait_data, wait_room; /* sleep channels (their addresses) */
+	struct inode *inode;
+};
+
+static size_t min_sz(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The byte at ring index i; a copy from there may run to the end of its page. */
+static uint8_t *ring_at(const struct pipe *p, size_t i)
+{
+	return (uint8_t *)phys_to_virt(p->pages[i / PAGE_SIZE]) + i % PAGE_SIZE;
+}
+
+static size_t page_left(size_t i)
+{
+	return PAGE_SIZE - i % PAGE_SIZE;
+}
+
+static void pipe_free(struct pipe *p)
+{
+	unsigned i;
+
+	for (i = 0; i < PIPE_PAGES; i++)
+		if (p->pages[i])
+			frame_free(p->pages[i]);
+	kfree(p, sizeof(*p));
+}
+
+/* Sleeps on chan: 0 to re-check, -ERESTARTSYS when a signal is pending. */
+static int pipe_wait(void *chan)
+{
+	if (sched_block(chan, 0, true) == -EINTR && signal_pending(current))
+		return -ERESTARTSYS;
+	return 0;
+}
+
+static long pipe_read(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
+{
+	struct pipe *p = f->priv;
+	size_t done = 0;
+
+	(void)off;
+	if (!len)
+		return 0;
+	while (!p->count) {
+		if (!p->writers)
+			return 0; /* EOF */
+		if (f->flags & O_NONBLOCK)
+			return -EAGAIN;
+		if (pipe_wait(&p->wait_data))
+			return -ERESTARTSYS;
+	}
+	while (done < len && p->count) {
+		size_t n = min_sz(min_sz(len - done, p->count), page_left(p->head));
+
+		if (copy_to_user(ubuf + done, ring_at(p, p->head), n))
+			break;
+		p->head = (uint32_t)((p->head + n) % PIPE_DEF_SIZE);
+		p->count -= (uint32_t)n;
+		done += n;
+	}
+	if (!p->count)
+		p->head = 0;
+	if (done)
+		wake_up(&p->wait_room);
+	return done ? (long)done : -EFAULT;
+}
+
+/* As Linux's send_sig(SIGPIPE, current, 0): thread-directed, SI_USER from itself. */
+static void pipe_sigpipe(void)
+{
+	struct ksiginfo info = {.signo = SIGPIPE, .code = SI_USER, .pid = current->tgid};
+
+	signal_send(current, SIGPIPE, &info, false);
+}
+
+static long pipe_write(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
+{
+	struct pipe *p = f->priv;
+	/* Up to PIPE_BUF bytes wait for room for all of them; more go in as room appears. */
+	size_t done = 0, need = len <= PIPE_BUF ? len : 1;
+
+	(void)off;
+	if (!len)
+		return 0;
+	for (;;) {
+		size_t room, tail, n;
+
+		if (!p->readers) {
+			pipe_sigpipe();
+			return done ? (long)done : -EPIPE;
+		}
+		room = PIPE_DEF_SIZE - p->count;
+		if (room >= need || (done && room)) {
+			tail = (p->head + p->count) % PIPE_DEF_SIZE;
+			n = min_sz(min_sz(room, len - done), page_left(tail));
+			if (copy_from_user(ring_at(p, tail), ubuf + done, n))
+				return done ? (long)done : -EFAULT;
+			p->count += (uint32_t)n;
+			done += n;
+			wake_up(&p->wait_data);
+			if (done == len)
+				return (long)done;
+			continue;
+		}
+		if (f->flags & O_NONBLOCK)
+			return done ? (long)done : -EAGAIN;
+		if (pipe_wait(&p->wait_room))
+			return done ? (long)done : -ERESTARTSYS;
+	}
+}
+
+/* The last close of one end: the other side learns (EOF, EPIPE); the last of both frees. */
+static void pipe_release(struct file *f)
+{
+	struct pipe *p = f->priv;
+
+	if ((f->flags & O_ACCMODE) == O_RDONLY)
+		p->readers--;
+	else
+		p->writers--;
+	wake_up(&p->wait_data);
+	wake_up(&p->wait_room);
+	if (p->readers || p->writers)
+		return;
+	p->inode->nlink = 0; /* file_put frees the node after this */
+	pipe_free(p);
+}
+
+static const struct file_ops pipe_ops = {
+	.read = pipe_read,
+	.write = pipe_write,
+	.release = pipe_release,
+};
+
+int pipe_create(uint32_t flags, struct file **rd, struct file **wr)
+{
+	struct pipe *p = kzalloc(sizeof(*p));
+	struct inode *node = kzalloc(sizeof(*node));
+	int err = -ENOMEM;
+	unsigned i;
+
+	for (i = 0; p && i < PIPE_PAGES; i++)
+		if (!(p->pages[i] = frame_alloc()))
+			break;
+	if (!p || !node || i < PIPE_PAGES) {
+		kfree(node, sizeof(*node));
+		if (p)
+			pipe_free(p);
+		return -ENOMEM;
+	}
+	p->inode = node;
+	node->ino = vfs_next_ino();
+	node->mode = S_IFIFO | 0600;
+	node->nlink = 1;
+	node->ops = &pipe_ops;
+	*rd = file_open(node, O_RDONLY | (flags & O_NONBLOCK), &err);
+	if (!*rd)
+		goto fail;
+	(*rd)->priv = p;
+	p->readers = 1;
+	*wr = file_open(node, O_WRONLY | (flags & O_NONBLOCK), &err);
+	if (!*wr) {
+		file_put(*rd); /* the release frees the pipe and, with it, the node */
+		return err;
+	}
+	(*wr)->priv = p;
+	p->writers = 1;
+	return 0;
+fail:
+	pipe_free(p);
+	node->nlink = 0;
+	vfs_release(node);
+	return err;
+}
+
+long pipe_size(const struct file *f)
+{
+	return f->ops == &pipe_ops ? PIPE_DEF_SIZE : -EBADF;
+}
+
+long pipe_unread(const struct file *f)
+{
+	return f->ops == &pipe_ops ? (long)((const struct pipe *)f->priv)->count : -ENOTTY;
+}
+
+long pipe_set_size(const struct file *f, uint64_t size)
+{
+	uint64_t rounded = PAGE_SIZE;
+
+	if (f->ops != &pipe_ops)
+		return -EBADF;
+	if (size > (1ull << 31))
+		return -EINVAL;
+	while (rounded < size)
+		rounded <<= 1;
+	return rounded == PIPE_DEF_SIZE ? PIPE_DEF_SIZE : -EPERM;
+}
