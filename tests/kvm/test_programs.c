@@ -220,3 +220,24 @@ Test(programs, timercheck_sleeps_and_children)
 	json_object_put(rec);
 	proc_free(&p);
 }
+
+/*
+ * Pipes (tests/guest/pipecheck, issue 25): blocking ping-pong between parent
+ * and child, EOF, EPIPE with SIGPIPE, O_NONBLOCK's EAGAIN and the 65536-byte
+ * capacity, atomic 4096-byte writes from two writers, EINTR and SA_RESTART
+ * on a blocked read, O_CLOEXEC across exec.  The program checks Linux's
+ * behaviour (it passes on a Linux host); here every check must pass and
+ * none be skipped, on our kernel.
+ */
+Test(programs, pipecheck)
+{
+	const char *argv[] = {EL_ENTRYLAB, "run", "--timeout", "120", "-o", tmp_output("pipecheck.jsonl"),
+			      "--exec", GUEST_BIN "pipecheck", NULL};
+	struct el_proc p;
+
+	proc_run(&p, argv);
+	cr_expect_eq(p.status, 0, "pipecheck failed in the guest:\n%s\n%s", p.out, p.err);
+	cr_expect(strstr(p.out, "pipecheck: 35 passed, 0 failed, 0 skipped"), "%s", p.out);
+	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
+	proc_free(&p);
+}
