@@ -88,7 +88,7 @@ static int map_image(struct mm *mm, const struct inode *node, const struct elf_i
 	return mm_map(mm, &stack);
 }
 
-int exec_load(struct task *p, struct inode *node, const char *const *argv, unsigned argc,
+int exec_load(struct task *p, struct inode *node, const struct exec_strings *s,
 	      struct trap_frame *tf)
 {
 	struct elf_info info;
@@ -133,7 +133,7 @@ int exec_load(struct task *p, struct inode *node, const char *const *argv, unsig
 	img.vdso = vdso_map_process();
 	p->mm->vdso_base = img.vdso;
 	img.execfn = p->exe_path;
-	err = exec_build_stack(p->mm, &img, argv, argc);
+	err = exec_build_stack(p->mm, &img, s);
 	if (err) {
 		kprintf("exec %s: arguments do not fit the stack (error %d)\n", p->exe_path, err);
 		return err;

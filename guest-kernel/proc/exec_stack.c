@@ -36,11 +36,11 @@
 #define AT_SYSINFO_EHDR 33
 #define AT_MINSIGSTKSZ 51
 
-#define MAX_STRINGS 64
 #define MAX_AUXV 24
 #define HWCAP2_FSGSBASE 0x2
 
-static const char *const envp[] = {"HOME=/", "PATH=/bin", "TERM=linux"};
+const char *const exec_init_env[] = {"HOME=/", "PATH=/bin", "TERM=linux"};
+const unsigned exec_init_envc = ARRAY_SIZE(exec_init_env);
 
 struct writer {
 	uint64_t sp;
@@ -95,15 +95,15 @@ static unsigned fill_auxv(uint64_t *a, const struct exec_image *img, uint64_t ra
 	return n;
 }
 
-int exec_build_stack(struct mm *mm, struct exec_image *img, const char *const *argv,
-		     unsigned argc)
+int exec_build_stack(struct mm *mm, struct exec_image *img, const struct exec_strings *s)
 {
-	uint64_t ptrs[1 + MAX_STRINGS + 1 + ARRAY_SIZE(envp) + 1 + MAX_AUXV * 2];
+	uint64_t ptrs[1 + EXEC_MAX_STRINGS + 1 + EXEC_MAX_STRINGS + 1 + MAX_AUXV * 2];
 	struct writer w = {STACK_TOP - sizeof(uint64_t), 0};
 	uint64_t execfn, platform, random, rnd[2], total;
-	unsigned i, envc = ARRAY_SIZE(envp), env0 = 1 + argc + 1, n = env0 + envc + 1;
+	const char *const *argv = s->argv, *const *envp = s->envp;
+	unsigned i, argc = s->argc, envc = s->envc, env0 = 1 + argc + 1, n = env0 + envc + 1;
 
-	if (argc > MAX_STRINGS)
+	if (argc > EXEC_MAX_STRINGS || envc > EXEC_MAX_STRINGS)
 		return -E2BIG;
 	execfn = push_string(&w, img->execfn);
 	/* Pushed from the top down: the last envp string first, argv[0] last. */

@@ -17,8 +17,23 @@ struct exec_image {
 	uint64_t sp;        /* out: RSP at entry (points at argc, 16-byte aligned) */
 };
 
-/* Writes the stack of the active address space mm: 0 or -errno. */
-int exec_build_stack(struct mm *mm, struct exec_image *img, const char *const *argv,
-		     unsigned argc);
+/*
+ * A new program's strings: argv[0..argc) and envp[0..envc), each at most
+ * EXEC_MAX_STRINGS (execve gives the caller's, init gets exec_init_env).
+ */
+#define EXEC_MAX_STRINGS 64
+struct exec_strings {
+	const char *const *argv;
+	unsigned argc;
+	const char *const *envp;
+	unsigned envc;
+};
+
+/* init's environment (HOME=/ PATH=/bin TERM=linux): what Linux's kernel gives /init. */
+extern const char *const exec_init_env[];
+extern const unsigned exec_init_envc;
+
+/* Writes the stack of the active address space mm: 0 or -errno (-E2BIG: too many strings). */
+int exec_build_stack(struct mm *mm, struct exec_image *img, const struct exec_strings *s);
 
 #endif

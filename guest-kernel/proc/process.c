@@ -20,6 +20,7 @@
 #include "mm/layout.h"
 #include "mm/paging.h"
 #include "mm/tlb.h"
+#include "proc/exec_stack.h"
 #include "proc/futex.h"
 #include "proc/process.h"
 #include "proc/ptrace.h"
@@ -191,6 +192,7 @@ void process_run_init(void)
 	static const char *argv[MAX_ARGS];
 	struct task *p = &task_table[0];
 	const char *path = kernel_cmdline.init[0] ? kernel_cmdline.init : "/init";
+	struct exec_strings strings;
 	struct trap_frame *tf;
 	struct inode *node;
 	unsigned argc;
@@ -221,7 +223,8 @@ void process_run_init(void)
 	argc = collect_args(path, argv, store);
 	p->frames_at_start = frame_stats.in_use;
 	tf = task_user_frame(p);
-	err = exec_load(p, node, argv, argc, tf);
+	strings = (struct exec_strings){argv, argc, exec_init_env, exec_init_envc};
+	err = exec_load(p, node, &strings, tf);
 	if (err)
 		panic("cannot run %s (error %d)", path, err);
 	open_console(p);

@@ -169,8 +169,12 @@ __noreturn void process_kill(int signo);
 /* Compatibility name: exit_group with an exit status 0-255. */
 __noreturn void process_exit(int status);
 
-/* Builds the user image and initial frame (exec.c): 0 or -errno (message printed). */
-int exec_load(struct task *p, struct inode *node, const char *const *argv, unsigned argc,
+/*
+ * Builds the user image and initial frame (exec.c) with s's argv and envp:
+ * 0 or -errno (message printed).
+ */
+struct exec_strings;
+int exec_load(struct task *p, struct inode *node, const struct exec_strings *s,
 	      struct trap_frame *tf);
 
 /* Linux wait-status encodings. */
