@@ -31,6 +31,7 @@ struct el_cli_run {
 	bool bochs;                /* --engine bochs */
 	const char *cpu_model;     /* --cpu-model (Bochs's), NULL = none */
 	bool dry_run;              /* run --dry-run: checked, what would boot shown, nothing booted */
+	struct el_file files[EL_FILES_MAX]; /* --file, in order (req.files points here) */
 };
 
 struct el_cli_trace {
@@ -46,6 +47,7 @@ enum {
 	EL_OPT_EXEC,
 	EL_OPT_GUEST,
 	EL_OPT_REGION,
+	EL_OPT_FILE,
 	EL_OPT_PRIVATE = 300, /* a command's own options start here */
 };
 
@@ -59,8 +61,14 @@ enum {
 	{"verbose", no_argument, 0, 'v'}, {"kernel", required_argument, 0, EL_OPT_KERNEL}, \
 	{"exec", required_argument, 0, EL_OPT_EXEC}, {"guest", required_argument, 0, EL_OPT_GUEST}, \
 	{"region", required_argument, 0, EL_OPT_REGION}, \
+	{"file", required_argument, 0, EL_OPT_FILE}, \
 	{"help", no_argument, 0, 'h'}
 
+/* The help lines of --file, for run and trace alike. */
+#define EL_CLI_HELP_FILE                                                                   \
+	"      --file HOST[=GUEST]  pack a host file, or a directory's tree (links kept),\n" \
+	"                        into the guest at GUEST (absolute; default /NAME),\n"       \
+	"                        modes kept, for the program to open or execve; repeatable\n"
 /* The help lines of --region and of -n's second meaning, for run and trace alike. */
 #define EL_CLI_HELP_REGION                                                                 \
 	"      --region R        marked: what the program's markers bracket; whole: the\n"    \

@@ -11,6 +11,7 @@
 #include "bochs.h"
 #include "cli.h"
 #include "el_limits.h"
+#include "files.h"
 #include "parse_num.h"
 #include "region_scope.h"
 #include "status.h"
@@ -30,7 +31,7 @@ int cli_bad(const char *cmd, const char *fix, const char *fmt, ...)
 int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_run *cli)
 {
 	char *end;
-	char why[200];
+	char why[400];
 
 	switch (opt) {
 	case 'c': cli->req.cpu_spec = arg; return 0;
@@ -41,6 +42,17 @@ int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_ru
 	case EL_OPT_JSON: cli->json = true; return 0;
 	case EL_OPT_KERNEL: cli->req.kernel = arg; return 0;
 	case EL_OPT_EXEC: cli->req.exec = arg; return 0;
+	case EL_OPT_FILE:
+		if (cli->req.nr_files >= EL_FILES_MAX)
+			return cli_bad(cmd, "pack a directory holding them instead",
+				       "more than %u --file options", EL_FILES_MAX);
+		if (files_parse(arg, &cli->files[cli->req.nr_files], why, sizeof(why))) {
+			fprintf(stderr, "entrylab %s: %s\n", cmd, why);
+			return EL_EXIT_USAGE;
+		}
+		cli->req.files = cli->files;
+		cli->req.nr_files++;
+		return 0;
 	case EL_OPT_GUEST:
 		for (int k = 0; k < EL_GUEST_KINDS; k++) {
 			if (!strcmp(arg, el_guest_kind_names[k])) {
@@ -130,8 +142,10 @@ void cli_limits_help(FILE *f)
 {
 	fprintf(f, "Limits (common/el_limits.h): -m a multiple of 4 KiB in %lluM..%lluG; --kernel\n"
 		   "FILE at most %llu MiB, --exec FILE at most %llu MiB (size and ELF headers are\n"
-		   "checked before the file is read).\n",
-		EL_MEM_MIN >> 20, EL_MEM_MAX >> 30, EL_KERNEL_FILE_MAX >> 20, EL_EXEC_FILE_MAX >> 20);
+		   "checked before the file is read); --file at most %u times, %u files and\n"
+		   "directories and %llu MiB in all.\n",
+		EL_MEM_MIN >> 20, EL_MEM_MAX >> 30, EL_KERNEL_FILE_MAX >> 20, EL_EXEC_FILE_MAX >> 20,
+		EL_FILES_MAX, EL_FILES_ENTRIES_MAX, EL_FILES_BYTES_MAX >> 20);
 }
 
 int cli_engine_check(const char *cmd, const struct el_cli_run *cli, bool cpu_given,

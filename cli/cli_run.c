@@ -69,6 +69,7 @@ static void run_usage(FILE *f)
 		"      --guest KIND      entrylab (our kernel, default) or linux: a Linux kernel\n"
 		"                        with our /init runs the same program (docs/linux-guest.md)\n"
 		EL_CLI_HELP_REGION
+		EL_CLI_HELP_FILE
 		"      --kernel FILE     the kernel to boot: ours by default; with --guest linux\n"
 		"                        an ELF vmlinux or bzImage (default: Debian's, as fetched\n"
 		"                        for the nested runner)\n"

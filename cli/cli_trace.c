@@ -59,6 +59,7 @@ static void trace_usage(FILE *f)
 		"      --top N           symbols in the table (default 15)\n"
 		"      --timeout SEC     stop a guest that runs longer (default %.0f)\n"
 		EL_CLI_HELP_REGION
+		EL_CLI_HELP_FILE
 		"      --guest KIND      entrylab (our kernel, default) or linux: a Linux kernel\n"
 		"                        with our /init runs the same program (docs/linux-guest.md)\n"
 		"      --kernel FILE     the kernel to boot: ours by default; with --guest linux\n"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bochs.h"
 #include "cli.h"
@@ -108,6 +109,33 @@ static void run_nested_timeout_record(const struct el_cli_run *cli, struct recor
 }
 
 /*
+ * The host files the nested command needs: --exec, --kernel (or the default
+ * kernel), and each --file.  The runner carries regular files only (they
+ * appear at the same paths inside), so a --file directory is refused here
+ * with the way round it.  files has room for 2 + EL_FILES_MAX + 1.
+ */
+static int nested_files(const struct el_cli_run *cli, bool add_kernel, const char **files)
+{
+	int n = 0;
+
+	if (cli->req.exec)
+		files[n++] = cli->req.exec;
+	if (cli->req.kernel || add_kernel)
+		files[n++] = cli->req.kernel ? cli->req.kernel : cli->prog.kernel_path;
+	for (unsigned i = 0; i < cli->req.nr_files; i++) {
+		struct stat st;
+
+		if (stat(cli->req.files[i].host, &st) == 0 && !S_ISREG(st.st_mode))
+			return cli_bad("run", "give its files one --file each, or run where "
+				       "/dev/kvm is", "--file %s is a directory, and the nested "
+				       "runner carries regular files only", cli->req.files[i].host);
+		files[n++] = cli->req.files[i].host;
+	}
+	files[n] = NULL;
+	return 0;
+}
+
+/*
  * The whole command, as typed, in the nested runner's VM, with the files it
  * needs.  --guest linux without --kernel: the default kernel as resolved
  * here (program.h, linux_kernel_default) is sent and named with --kernel, so
@@ -119,7 +147,7 @@ static void run_nested_timeout_record(const struct el_cli_run *cli, struct recor
 static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 		      struct record_out *out, const char *why)
 {
-	const char *files[3] = {NULL};
+	const char *files[2 + EL_FILES_MAX + 1] = {NULL};
 	bool add_kernel = cli->req.guest == EL_GUEST_LINUX && !cli->req.kernel;
 	char **inner = calloc((size_t)argc + 4, sizeof(*inner));
 	int n = 0, rc;
@@ -128,11 +156,10 @@ static int run_nested(int argc, char **argv, const struct el_cli_run *cli,
 		fprintf(stderr, "entrylab run: out of memory\n");
 		return EL_EXIT_VMM;
 	}
-	if (cli->req.exec)
-		files[n++] = cli->req.exec;
-	if (cli->req.kernel || add_kernel)
-		files[n++] = cli->req.kernel ? cli->req.kernel : cli->prog.kernel_path;
-	n = 0;
+	if ((rc = nested_files(cli, add_kernel, files))) {
+		free(inner);
+		return rc;
+	}
 	inner[n++] = argv[-1];
 	inner[n++] = argv[0];
 	if (add_kernel) {

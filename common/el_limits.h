@@ -27,6 +27,17 @@
 #define EL_LINUX_KERNEL_FILE_MAX (2ull << 30)
 
 /*
+ * --file HOSTPATH[=GUESTPATH] (vmm/files.h): at most EL_FILES_MAX options,
+ * and, over all their trees, EL_FILES_ENTRIES_MAX files, directories and
+ * links and EL_FILES_BYTES_MAX bytes: the initrd sits in guest memory next
+ * to the program (the default -m is 256 MiB), and busybox's or bash's
+ * trees are a few MiB and a few hundred entries.
+ */
+#define EL_FILES_MAX         32u
+#define EL_FILES_ENTRIES_MAX 4096u
+#define EL_FILES_BYTES_MAX   (128ull << 20)
+
+/*
  * The caps on guest output kept for the record (run's and trace's console,
  * program output) are common/output_cap.h's (EL_OUTPUT_CAP).  The nested runner keeps
  * none: it passes output on with backpressure (harness/nested/nested_sink.c).

@@ -254,6 +254,7 @@ static struct json_object *request_obj(const struct el_run_request *req)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *ev = json_object_new_array();
+	struct json_object *files = json_object_new_array();
 
 	put(o, "cpu", json_object_new_string(req->cpu_spec));
 	put(o, "append", json_object_new_string(req->append));
@@ -268,6 +269,15 @@ static struct json_object *request_obj(const struct el_run_request *req)
 	put(o, "memory", json_object_new_int64((int64_t)req->mem_bytes));
 	put(o, "timeout", json_object_new_double(req->timeout_s));
 	put(o, "strict", json_object_new_boolean(req->strict));
+	for (unsigned i = 0; i < req->nr_files; i++) {
+		struct json_object *f = json_object_new_object();
+
+		put(f, "host", json_object_new_string(req->files[i].host));
+		put(f, "guest", json_object_new_string(req->files[i].guest));
+		put(f, "bytes", json_object_new_int64((int64_t)req->files[i].bytes));
+		json_object_array_add(files, f);
+	}
+	put(o, "files", files);
 	return o;
 }
 

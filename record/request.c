@@ -73,6 +73,7 @@ int request_programs(const char *cmd, struct el_run_request *r, struct el_progra
 		.args = r->args, .nargs = r->nargs, .iterations = r->iterations,
 		.mem_bytes = r->mem_bytes, .guest = r->guest, .region = r->region,
 		.events = spec->events, .nr_events = spec->nr_events,
+		.files = r->files, .nr_files = r->nr_files,
 	};
 	char err[600];
 	int rc = programs_prepare(p, &c, err, sizeof(err));

@@ -39,6 +39,8 @@ struct el_run_request {
 	const char *bench;       /* BENCH; NULL (and no exec) = boot only */
 	char **args;             /* the program's arguments (effective after request_programs) */
 	int nargs;
+	struct el_file *files;   /* --file (vmm/files.h), the caller's; bytes: request_programs */
+	unsigned nr_files;
 };
 
 /* The defaults of `entrylab run`. */

@@ -16,6 +16,7 @@
 #include "blobs.h"
 #include "el_limits.h"
 #include "file_check.h"
+#include "files.h"
 #include "gpa.h"
 #include "pvh_load.h"
 #include "initrd.h"
@@ -113,6 +114,22 @@ static int program_image(struct el_programs *p, const struct el_program_choice *
 	return 0;
 }
 
+/* --file: the user's files into the initrd, before the program's entries (files.h). */
+static int program_files(struct el_programs *p, const struct el_program_choice *c, char *err,
+			 size_t errlen)
+{
+	char why[512];
+
+	if (!c->nr_files)
+		return 0;
+	if (!c->bench && !c->exec)
+		return ERR(EL_EXIT_USAGE, "--file packs files next to a program; give --exec FILE "
+			   "or a benchmark too");
+	if (files_pack(&p->initrd, c->files, c->nr_files,
+		       c->guest == EL_GUEST_LINUX ? "/entrylab" : NULL, why, sizeof(why)))
+		return ERR(EL_EXIT_USAGE, "%s", why);
+	return 0;
+}
 /*
  * --kernel FILE: size and headers checked before it is read whole, then
  * everything the loader will demand, against the RAM asked for, so a bad
@@ -256,7 +273,7 @@ static int programs_linux(struct el_programs *p, const struct el_program_choice 
 	} else if (c->iterations) {
 		return ERR(EL_EXIT_USAGE, "-n needs a benchmark; `entrylab list benches`");
 	}
-	if ((rc = linux_conf(p, c, err, errlen)))
+	if ((rc = linux_conf(p, c, err, errlen)) || (rc = program_files(p, c, err, errlen)))
 		return rc;
 	if (initrd_build_linux(&p->initrd, entrylab_linux_init,
 			       (size_t)(entrylab_linux_init_end - entrylab_linux_init), p->image,
@@ -291,13 +308,16 @@ int programs_prepare(struct el_programs *p, const struct el_program_choice *c, c
 	if (!c->bench && !c->exec) {
 		if (c->iterations)
 			return ERR(EL_EXIT_USAGE, "-n needs a benchmark; `entrylab list benches`");
-		return 0;
+		return program_files(p, c, err, errlen); /* refuses --file without a program */
+
 	}
 	if ((rc = program_image(p, c, err, errlen)) || (rc = program_args(p, c, err, errlen)))
 		return rc;
 	if (initrd_quote_args(p->args_quoted, sizeof(p->args_quoted), p->argv, p->argc, why,
 			      sizeof(why)))
 		return ERR(EL_EXIT_USAGE, "%s", why);
+	if ((rc = program_files(p, c, err, errlen)))
+		return rc;
 	if (initrd_build(&p->initrd, p->image, p->image_len))
 		return ERR(EL_EXIT_VMM, "cannot build the initrd: %s", p->initrd.error);
 	return 0;

@@ -13,6 +13,7 @@
 
 #include "bench.h"
 #include "cpio.h"
+#include "files.h"
 #include "linux_load.h"
 #include "run.h"
 
@@ -32,6 +33,8 @@ struct el_program_choice {
 	enum el_guest_kind guest;  /* --guest: linux packs the initrd as linux_init.h says */
 	const uint64_t *events;    /* Linux: the raw event configs for /init's conf (events=) */
 	unsigned nr_events;
+	struct el_file *files;     /* --file (files.h), packed next to the program; bytes set */
+	unsigned nr_files;
 };
 
 /*

@@ -12,4 +12,5 @@ set(EL_VMM_SOURCES
   uart.c linux_mode.c
   frame_decode.c frame_result.c frame_linux.c frame_split.c
   events.c events_parse.c
-  bench.c bench_iter.c program.c region_scope.c initrd.c initrd_linux.c cpio_write.c)
+  bench.c bench_iter.c program.c region_scope.c initrd.c initrd_linux.c cpio_write.c
+  files.c)
