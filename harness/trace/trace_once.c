@@ -11,7 +11,6 @@
 #include "host_elf.h"
 #include "host_info.h"
 #include "record.h"
-#include "region_scope.h"
 #include "status.h"
 #include "trace.h"
 
@@ -120,37 +119,14 @@ static struct json_object *trace_record(const struct el_trace_job *job,
 	return rec;
 }
 
-/*
- * The region's scope, as the request resolved it before boot (spec,
- * vmm/region_scope.h); a spec without one (a caller that did not resolve
- * it) gets the same rule from the program's ELF.
- */
-static int prepare_scope(struct el_trace_job *job)
-{
-	char err[500];
-	int scope;
-
-	job->scope = job->spec->region_scope;
-	if (job->scope != EL_REGION_SCOPE_NONE || !job->prog->image)
-		return 0;
-	scope = region_scope_resolve(EL_REGION_SCOPE_NONE, job->prog->image, job->prog->image_len,
-				     err, sizeof(err));
-	if (scope < 0) {
-		fprintf(stderr, "entrylab trace: the program: %s\n", err);
-		return -1;
-	}
-	job->scope = (enum el_region_scope)scope;
-	return 0;
-}
-
 int trace_prepare(struct el_trace_job *job)
 {
 	const struct el_run_spec *spec = job->spec;
 	char cpu[512], err[512];
 
 	job->lx = NULL;
-	if (prepare_scope(job))
-		return EL_EXIT_USAGE;
+	/* Resolved before boot by request_programs (vmm/region_scope.h), for every caller. */
+	job->scope = spec->region_scope;
 	if (trace_qemu_cpu(&spec->cpu, cpu, sizeof(cpu), err, sizeof(err))) {
 		fprintf(stderr, "entrylab trace: %s\n", err);
 		return EL_EXIT_UNSUPPORTED;
