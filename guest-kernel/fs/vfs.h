@@ -40,6 +40,8 @@ struct file_ops {
 	int (*open)(struct file *f);
 	/* Called once the last descriptor of an open file is closed (NULL: nothing to do). */
 	void (*release)(struct file *f);
+	/* Readiness now, POLL* bits (fs/poll.h); NULL: always readable and writable. */
+	uint32_t (*poll)(struct file *f);
 	bool seekable;
 };
 
