@@ -45,6 +45,8 @@ static const struct {
 	 "set by entrylab from --region, else marked when the program lists marker sites: the "
 	 "region is the markers' bracket, or the whole program from exec to its exit (absent: "
 	 "marked)"},
+	{"el.argv0", "NAME", "set by entrylab: the program's argv[0], the benchmark's name or "
+			       "--exec FILE's base name (absent: /init's path)"},
 };
 
 static int list_knobs(void)

@@ -18,7 +18,7 @@
 
 /* Knobs that are not config items, handled by the table below. */
 const char *const el_cmdline_other_knobs[] = {"init", "test.crash", "el.tsc_khz", "el.epoch_ns",
-					       "el.events", "el.region", 0};
+					       "el.events", "el.region", "el.argv0", 0};
 
 static const char *const crash_values[] = {"none", "triple", "hang", "ud", "badport",
 					     "sysenter", "icebp", "badidt", "mmio-exec",
@@ -98,18 +98,30 @@ static const char *next_token(const char *p, struct el_cmdline_token *t)
 	return end;
 }
 
-static enum el_cmdline_error knob_init(const struct el_cmdline_token *t, struct el_cmdline *out)
+/* A non-empty string value into dst[0..size), NUL-terminated. */
+static enum el_cmdline_error copy_value(const struct el_cmdline_token *t, char *dst, size_t size)
 {
 	size_t i;
 
 	if (t->valuelen == 0)
 		return EL_CMDLINE_BAD_VALUE;
-	if (t->valuelen >= sizeof(out->init))
+	if (t->valuelen >= size)
 		return EL_CMDLINE_TOO_LONG;
 	for (i = 0; i < t->valuelen; i++)
-		out->init[i] = t->value[i];
-	out->init[i] = '\0';
+		dst[i] = t->value[i];
+	dst[i] = '\0';
 	return 0;
+}
+
+static enum el_cmdline_error knob_init(const struct el_cmdline_token *t, struct el_cmdline *out)
+{
+	return copy_value(t, out->init, sizeof(out->init));
+}
+
+/* el.argv0=NAME: init's argv[0] (the VMM: the --exec FILE as the user named it). */
+static enum el_cmdline_error knob_argv0(const struct el_cmdline_token *t, struct el_cmdline *out)
+{
+	return copy_value(t, out->argv0, sizeof(out->argv0));
 }
 
 static enum el_cmdline_error knob_test_crash(const struct el_cmdline_token *t, struct el_cmdline *out)
@@ -221,7 +233,8 @@ static enum el_cmdline_error knob_region(const struct el_cmdline_token *t, struc
 
 /* In the order of el_cmdline_other_knobs[]; all of them take a value. */
 static other_knob_fn *const other_knob_handlers[] = {knob_init, knob_test_crash, knob_tsc_khz,
-						    knob_epoch_ns, knob_events, knob_region};
+						    knob_epoch_ns, knob_events, knob_region,
+						    knob_argv0};
 
 _Static_assert(sizeof(other_knob_handlers) / sizeof(other_knob_handlers[0]) ==
 		       sizeof(el_cmdline_other_knobs) / sizeof(el_cmdline_other_knobs[0]) - 1,
@@ -274,6 +287,8 @@ static void set_defaults(struct el_cmdline *out)
 	}
 	for (i = 0; i < sizeof(out->init); i++)
 		out->init[i] = '\0';
+	for (i = 0; i < sizeof(out->argv0); i++)
+		out->argv0[i] = '\0';
 	out->test_crash = EL_CRASH_NONE;
 	out->tsc_khz = 0;
 	out->epoch_ns = 0;

@@ -42,6 +42,7 @@ struct el_cmdline {
 	uint8_t requested[EL_CFG_COUNT]; /* defaults unless given */
 	uint8_t given[EL_CFG_COUNT];     /* 1 if the command line set the item */
 	char init[128];                  /* init=PATH, "" if not given */
+	char argv0[128];                 /* el.argv0=NAME: init's argv[0]; "": its path, as Linux */
 	uint8_t test_crash;              /* enum el_test_crash */
 	uint64_t tsc_khz;                /* el.tsc_khz=N from the VMM, 0 if absent */
 	uint64_t epoch_ns;               /* el.epoch_ns=N: unix time (ns) at VM start, 0 if absent */

@@ -32,6 +32,28 @@
 
 #define ERR(code, ...) (snprintf(err, errlen, __VA_ARGS__), (code))
 
+/*
+ * The program's argv[0], on both guests (el.argv0, /init's argv0=): the
+ * bench's name, or --exec FILE's base name, as a shell would show it.  Its
+ * path inside the guest (/init, /entrylab/program) is what execve was given
+ * and stays /proc/self/exe; the name is what multi-call binaries (busybox)
+ * and usage messages read.
+ */
+static int program_argv0(struct el_programs *p, const struct el_program_choice *c, char *err,
+			 size_t errlen)
+{
+	const char *name = c->exec ? c->exec : c->bench, *slash = strrchr(name, '/');
+	char *one[1];
+	char why[256];
+
+	snprintf(p->argv0, sizeof(p->argv0), "%s", slash && slash[1] ? slash + 1 : name);
+	one[0] = p->argv0;
+	if (initrd_quote_args(p->argv0_quoted, sizeof(p->argv0_quoted), one, 1, why, sizeof(why)))
+		return ERR(EL_EXIT_USAGE, "--exec %s: the name as argv[0]: %s; rename the file",
+			   name, why);
+	return 0;
+}
+
 /* The program's arguments: the defaults when none are given, -n substituted. */
 static int program_args(struct el_programs *p, const struct el_program_choice *c, char *err,
 			size_t errlen)
@@ -80,7 +102,7 @@ static int program_args(struct el_programs *p, const struct el_program_choice *c
 		p->iterations = c->iterations;
 	p->argv[n] = NULL;
 	p->argc = n;
-	return 0;
+	return program_argv0(p, c, err, errlen);
 }
 
 /* The program's ELF (the benchmark's, or --exec FILE read and checked) and its region's scope. */
@@ -242,6 +264,13 @@ static int linux_conf(struct el_programs *p, const struct el_program_choice *c, 
 		     region_linux_conf(p->scope));
 	if (n < 0 || (size_t)n >= sizeof(p->linux_conf) - used)
 		return ERR(EL_EXIT_VMM, "the Linux /init's conf has no room for the region's scope");
+	used += (size_t)n;
+	if (p->argv0[0]) {
+		n = snprintf(p->linux_conf + used, sizeof(p->linux_conf) - used, "argv0=%s\n",
+			     p->argv0);
+		if (n < 0 || (size_t)n >= sizeof(p->linux_conf) - used)
+			return ERR(EL_EXIT_VMM, "the Linux /init's conf has no room for argv0");
+	}
 	return 0;
 }
 
@@ -333,6 +362,7 @@ void programs_spec(const struct el_programs *p, struct el_run_spec *spec)
 	spec->initrd = p->image || linux_guest ? p->initrd.buf : NULL;
 	spec->initrd_len = p->image || linux_guest ? p->initrd.len : 0;
 	spec->init_args = p->image && !linux_guest ? p->args_quoted : NULL;
+	spec->argv0 = p->image && !linux_guest ? p->argv0_quoted : NULL;
 	spec->kernel_file = linux_guest ? p->kernel_path : NULL;
 	spec->kernel_format = linux_guest ? linux_kind_names[p->linux_image.kind] : NULL;
 	spec->region_scope = p->image ? p->scope : EL_REGION_SCOPE_NONE;

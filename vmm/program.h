@@ -62,11 +62,13 @@ struct el_programs {
 	struct el_bench_iter iter_info;     /* its unit (and pagefault's rounds and size) */
 	struct el_cpio initrd;
 	char args_quoted[3072];             /* argv for the guest command line */
+	char argv0[128];                    /* argv[0]: the bench's name, --exec FILE's base name */
+	char argv0_quoted[136];             /* the same, quoted for el.argv0= */
 	/* --guest linux */
 	struct linux_image linux_image;     /* the kernel file as checked (linux_load.h) */
 	char kernel_path[4096];             /* the file that boots: --kernel or the default */
 	char linux_release[65];             /* what the file says its release is ("" unknown) */
-	char linux_conf[256];               /* /init's conf (linux_init.h) */
+	char linux_conf[512];               /* /init's conf (linux_init.h) */
 	/* owned storage */
 	unsigned char *exec_owned, *kernel_owned;
 	void *kernel_map;                   /* a Linux kernel file, mapped read-only */

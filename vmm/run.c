@@ -99,10 +99,12 @@ static int run_boot_image(struct run_ctx *c)
 	if (region_cmdline_append(c->cmdline, sizeof(c->cmdline), spec->region_scope, c->err,
 				  sizeof(c->err)))
 		return run_fail(c, EL_RUN_UNSUPPORTED);
-	if (spec->init_args && *spec->init_args) {
+	if ((spec->argv0 && *spec->argv0) || (spec->init_args && *spec->init_args)) {
 		size_t used = strlen(c->cmdline);
-		int n = snprintf(c->cmdline + used, sizeof(c->cmdline) - used, " -- %s",
-				 spec->init_args);
+		int n = snprintf(c->cmdline + used, sizeof(c->cmdline) - used, "%s%s -- %s",
+				 spec->argv0 && *spec->argv0 ? " el.argv0=" : "",
+				 spec->argv0 ? spec->argv0 : "",
+				 spec->init_args ? spec->init_args : "");
 
 		if (n < 0 || (size_t)n >= sizeof(c->cmdline) - used) {
 			snprintf(c->err, sizeof(c->err), "the guest command line with the program's "

@@ -51,6 +51,7 @@ struct el_run_spec {
 	const unsigned char *initrd;      /* newc cpio, PVH module 0; NULL = none */
 	size_t initrd_len;
 	const char *init_args;            /* argv[1..] of /init, quoted, after " -- "; NULL = none */
+	const char *argv0;                /* /init's argv[0], quoted, for el.argv0=; NULL = its path */
 	uint64_t events[EL_MAX_COUNTERS]; /* raw event configs for the guest PMU */
 	unsigned nr_events;
 	enum el_region_scope region_scope; /* resolved before boot (vmm/region_scope.h); NONE: no program */

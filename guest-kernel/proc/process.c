@@ -146,7 +146,7 @@ static unsigned collect_args(const char *path, const char **argv, char (*store)[
 	unsigned argc = 0;
 	long len;
 
-	argv[argc++] = path;
+	argv[argc++] = kernel_cmdline.argv0[0] ? kernel_cmdline.argv0 : path; /* el.argv0: the VMM's */
 	while (p && argc < MAX_ARGS &&
 	       (len = el_cmdline_next_arg(&p, store[argc], ARG_MAX_LEN)) != -1) {
 		if (len == -2) {

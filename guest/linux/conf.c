@@ -97,6 +97,16 @@ static int conf_faults(const struct conf_line *l, struct linit_conf *c, char *er
 	return 0;
 }
 
+/* argv0=NAME: what the program sees as argv[0] (--exec FILE's name, or the bench's). */
+static int conf_argv0(const struct conf_line *l, struct linit_conf *c, char *err, size_t errlen)
+{
+	if (!l->valuelen || l->valuelen >= sizeof(c->argv0) || memchr(l->value, '\0', l->valuelen))
+		return bad(err, errlen, l, "argv0 takes 1 to 127 bytes");
+	memcpy(c->argv0, l->value, l->valuelen);
+	c->argv0[l->valuelen] = '\0';
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	int (*apply)(const struct conf_line *l, struct linit_conf *c, char *err, size_t errlen);
@@ -105,6 +115,7 @@ static const struct {
 	{"ksyms", conf_ksyms},
 	{"region", conf_region},
 	{"faults", conf_faults},
+	{"argv0", conf_argv0},
 };
 
 #define NR_KEYS (sizeof(conf_keys) / sizeof(conf_keys[0]))
@@ -128,7 +139,7 @@ static int conf_line(struct conf_line *l, unsigned *seen, struct linit_conf *c, 
 		*seen |= 1u << k;
 		return conf_keys[k].apply(l, c, err, errlen);
 	}
-	return bad(err, errlen, l, "unknown key (known: events, ksyms, region, faults); this /init is "
+	return bad(err, errlen, l, "unknown key (known: events, ksyms, region, faults, argv0); this /init is "
 			   "older than the host that wrote it: rebuild entrylab");
 }
 

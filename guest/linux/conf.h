@@ -16,6 +16,7 @@ struct linit_conf {
 	int ksyms;        /* ksyms=1 */
 	uint32_t region;  /* region=: enum el_region_scope, MARKED when absent */
 	int no_faults;    /* faults=0: no software page-fault event (a trace: it would be traced) */
+	char argv0[128]; /* argv0=NAME: the program's argv[0]; "": EL_LINUX_PROGRAM */
 };
 
 /*

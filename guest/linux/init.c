@@ -150,8 +150,8 @@ int main(void)
 	if (linit_conf_parse(conf_text, n, &conf, err, sizeof(err)))
 		linit_fail("%s: %s", EL_LINUX_CONF, err);
 	n = read_initrd_file(EL_LINUX_ARGV, argv_text, sizeof(argv_text));
-	if (linit_argv_split(argv_text, n, EL_LINUX_PROGRAM, argv, LINIT_ARGS_MAX, err,
-			     sizeof(err)) < 0)
+	if (linit_argv_split(argv_text, n, conf.argv0[0] ? conf.argv0 : EL_LINUX_PROGRAM, argv,
+			     LINIT_ARGS_MAX, err, sizeof(err)) < 0)
 		linit_fail("%s: %s", EL_LINUX_ARGV, err);
 
 	settled = linit_clocksource_settle();

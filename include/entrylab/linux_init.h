@@ -48,6 +48,10 @@
  *                        perf's software-event code (___perf_sw_event and
  *                        its callees), which is the measurement's path,
  *                        not Linux's.
+ *   argv0=NAME           the program's argv[0] (default EL_LINUX_PROGRAM):
+ *                        the host gives the bench's name or --exec FILE's
+ *                        base name, as our kernel's el.argv0, so a
+ *                        multi-call binary (busybox) runs the applet named.
  *
  * What /init tells the host, all as framed lines on COM1 (serial_frame.h),
  * written with port I/O (ioperm), never through the tty layer:

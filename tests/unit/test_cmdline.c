@@ -176,12 +176,12 @@ Test(cmdline, epoch_ns)
 Test(cmdline, other_knob_names)
 {
 	const char *want[] = {"init", "test.crash", "el.tsc_khz", "el.epoch_ns", "el.events",
-			      "el.region"};
+			      "el.region", "el.argv0"};
 	size_t n = 0;
 
 	while (el_cmdline_other_knobs[n])
 		n++;
-	cr_assert_eq(n, 6);
+	cr_assert_eq(n, 7);
 	for (size_t i = 0; i < n; i++)
 		cr_assert_str_eq(el_cmdline_other_knobs[i], want[i]);
 }
@@ -449,4 +449,16 @@ Test(cmdline, next_arg_too_long)
 	cr_assert_str_eq(out, "abc", "cut, NUL-terminated");
 	cr_assert_eq(el_cmdline_next_arg(&p, out, sizeof(out)), 2, "the next one is intact");
 	cr_assert_str_eq(out, "ij");
+}
+
+Test(cmdline, argv0_from_the_vmm)
+{
+	struct el_cmdline c;
+	struct problems ps;
+
+	cr_assert_eq(parse("pti=on -- a b", &c, &ps), 0);
+	cr_expect_str_eq(c.argv0, "", "absent: init's path");
+	cr_assert_eq(parse("el.argv0=\"my prog\" -- a", &c, &ps), 0);
+	cr_expect_str_eq(c.argv0, "my prog");
+	cr_expect_neq(parse("el.argv0=", &c, &ps), 0, "an empty name is a problem");
 }

@@ -194,3 +194,20 @@ Test(linux_init_conf, faults_key)
 	cr_expect_eq(parse("faults=no\n", &c, err), -1);
 	cr_expect(strstr(err, "faults takes 0 or 1"), "%s", err);
 }
+
+Test(linux_init_conf, argv0_names_the_program)
+{
+	struct linit_conf c;
+	char err[256];
+	char long_name[200];
+
+	cr_assert_eq(parse("", &c, err), 0, "%s", err);
+	cr_expect_str_eq(c.argv0, "", "absent: /init uses the program's path");
+	cr_assert_eq(parse("region=whole\nargv0=busybox\n", &c, err), 0, "%s", err);
+	cr_expect_str_eq(c.argv0, "busybox");
+	cr_expect_neq(parse("argv0=\n", &c, err), 0, "an empty argv0 is refused");
+	memset(long_name, 'a', sizeof(long_name));
+	memcpy(long_name, "argv0=", 6);
+	long_name[sizeof(long_name) - 1] = '\0';
+	cr_expect_neq(parse(long_name, &c, err), 0, "a name past 127 bytes is refused");
+}
