@@ -79,6 +79,17 @@ Test(programs, getpid_gettid)
 	json_object_put(rec);
 }
 
+/* pipe: every round trip is exactly two writes and two reads, and no interrupt paces it. */
+Test(programs, pipe_round_trips)
+{
+	struct json_object *rec = bench_run("pipe", small, 0);
+
+	expect_region(rec, "pipe");
+	cr_expect_eq(json_object_get_int64(jget(rec, "region.syscalls")), 4 * 200,
+		     "four syscalls per round trip inside the region");
+	json_object_put(rec);
+}
+
 Test(programs, vdso_clock_gettime_makes_no_syscall)
 {
 	const char *const args[] = {"1000", NULL};
