@@ -55,6 +55,8 @@ SYSCALL(unlinkat);
 SYSCALL(mkdir);
 SYSCALL(mkdirat);
 SYSCALL(rmdir);
+SYSCALL(mknod);
+SYSCALL(mknodat);
 
 /* fs/sys_dir.c */
 SYSCALL(getdents64);
@@ -71,6 +73,33 @@ SYSCALL(stat);
 SYSCALL(lstat);
 SYSCALL(fstat);
 SYSCALL(newfstatat);
+SYSCALL(statx);
+
+/* fs/sys_attr.c, fs/sys_link.c, fs/sys_size.c, fs/sys_statfs.c: attributes, names, sizes */
+SYSCALL(chmod);
+SYSCALL(fchmod);
+SYSCALL(fchmodat);
+SYSCALL(chown);
+SYSCALL(fchown);
+SYSCALL(lchown);
+SYSCALL(fchownat);
+SYSCALL(utimensat);
+SYSCALL(utimes);
+SYSCALL(futimesat);
+SYSCALL(utime);
+SYSCALL(link);
+SYSCALL(linkat);
+SYSCALL(symlink);
+SYSCALL(symlinkat);
+SYSCALL(rename);
+SYSCALL(renameat);
+SYSCALL(renameat2);
+SYSCALL(truncate);
+SYSCALL(fallocate);
+SYSCALL(statfs);
+SYSCALL(fstatfs);
+SYSCALL(fsync);
+SYSCALL(sync);
 
 /* mm/sys_mman.c */
 SYSCALL(mmap);
