@@ -143,7 +143,12 @@ uint32_t vfs_next_ino(void);
 extern const struct file_ops regfile_initrd_ops, regfile_tmp_ops;
 /* Copies the page of file data at off into dst, zero past limit and past the end. */
 void vfs_fill_page(const void *inode, uint64_t off, uint64_t limit, void *dst);
-/* Sets a /tmp file's size, freeing or zero-extending: 0 or -errno. */
+/*
+ * Sets a /tmp file's size, freeing or zero-extending: 0 or -errno.  Pages
+ * a MAP_SHARED area may map stay (zeroed past the end) until the file goes.
+ */
 int regfile_truncate(struct inode *node, uint64_t size);
+/* Physical address of a /tmp file's page at off, allocated zeroed if absent; 0: none. */
+uint64_t regfile_page(struct inode *node, uint64_t off);
 
 #endif
