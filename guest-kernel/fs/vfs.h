@@ -77,6 +77,7 @@ struct inode {
 	 * Lookups see the inode; names (unlink, rename) are the entries.
 	 */
 	struct inode *alias;
+	struct file_lock *locks; /* fs/lock.c: record locks and flock()s held on it */
 };
 
 extern struct inode *vfs_root;

@@ -62,6 +62,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(kill)
 	SC(uname)
 	SC(fcntl)
+	SC(flock)
 	SC(fsync)
 	SC_AS(fdatasync, fsync)
 	SC(truncate)

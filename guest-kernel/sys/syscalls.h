@@ -42,6 +42,7 @@ SYSCALL(dup);
 SYSCALL(dup2);
 SYSCALL(dup3);
 SYSCALL(ftruncate);
+SYSCALL(flock);
 
 /* fs/sys_pipe.c: pipes */
 SYSCALL(pipe);

@@ -48,6 +48,7 @@
 #define EL_NR_kill                   62
 #define EL_NR_uname                  63
 #define EL_NR_fcntl                  72
+#define EL_NR_flock                  73
 #define EL_NR_fsync                  74
 #define EL_NR_fdatasync              75
 #define EL_NR_truncate               76
