@@ -31,6 +31,7 @@
 #define SYMLINK_MAX_DEPTH 8
 
 #define INODE_WRITABLE 0x1u /* /tmp and what is created below it */
+#define INODE_SYSV_SHM 0x2u /* a System V shared memory segment (fs/sysv_shm.c) */
 
 /* st_dev of each file system (Linux encoding, major 0: anonymous). */
 #define VFS_DEV_ROOT 0x01 /* the initrd's rootfs, read-only */

@@ -163,6 +163,18 @@ bool mm_maps_file(const void *file)
 	return false;
 }
 
+unsigned mm_file_areas(const void *file)
+{
+	const struct mm *mm;
+	unsigned i, n = 0;
+
+	for (mm = live_mms; mm; mm = mm->live_next)
+		for (i = 0; i < mm->vmas.n; i++)
+			if (vma_has_file(&mm->vmas.v[i]) && mm->vmas.v[i].file == file)
+				n++;
+	return n;
+}
+
 void mm_activate(struct mm *mm)
 {
 	tlb_switch_mm(mm->pgd_phys, mm->ctx_id);

@@ -102,6 +102,12 @@ SYSCALL(fstatfs);
 SYSCALL(fsync);
 SYSCALL(sync);
 
+/* fs/sysv_shm.c: System V shared memory */
+SYSCALL(shmget);
+SYSCALL(shmat);
+SYSCALL(shmdt);
+SYSCALL(shmctl);
+
 /* mm/sys_mman.c */
 SYSCALL(mmap);
 SYSCALL(munmap);

@@ -34,6 +34,9 @@
 #define EL_NR_mremap                 25
 #define EL_NR_msync                  26
 #define EL_NR_madvise                28
+#define EL_NR_shmget                 29
+#define EL_NR_shmat                  30
+#define EL_NR_shmctl                 31
 #define EL_NR_dup                    32
 #define EL_NR_dup2                   33
 #define EL_NR_pause                  34
@@ -47,6 +50,7 @@
 #define EL_NR_wait4                  61
 #define EL_NR_kill                   62
 #define EL_NR_uname                  63
+#define EL_NR_shmdt                  67
 #define EL_NR_fcntl                  72
 #define EL_NR_flock                  73
 #define EL_NR_fsync                  74
