@@ -5,7 +5,8 @@
  *   filecheck_attr.c   umask, chmod, chown, timestamps, stat and statx
  *   filecheck_names.c  link, symlink, readlink, rename(at2), truncate, statfs, sync
  *   filecheck_dev.c    /dev: null, zero, full, random, urandom, tty, the fd links, shm
- *   filecheck_shm.c    MAP_SHARED of a /dev/shm file across fork, POSIX shm and semaphores
+ *   filecheck_shm.c    MAP_SHARED of a /dev/shm file across fork, POSIX shm and
+ *                      semaphores, System V shared memory
  *   filecheck_lock.c   fcntl record locks (POSIX and OFD) and flock
  * Runs on a Linux host too (as root: chown gives files away).
  */

@@ -4,14 +4,17 @@
  * through a mapping of its own, reach the parent's mapping and read(2);
  * pwrite(2) reaches every mapping; an unlinked file's mapping lives on.
  * POSIX shared memory (shm_open, shm_unlink) and a named semaphore
- * (sem_open) passed between two processes that mapped it apart.
+ * (sem_open) passed between two processes that mapped it apart.  System V
+ * shared memory (shmget, shmat, shmdt, shmctl).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <semaphore.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -118,9 +121,64 @@ static void check_named_semaphore(void)
 		  "%s", strerror(errno));
 }
 
+/*
+ * System V shared memory: a private segment attached by parent and child
+ * (fork shares the attach, a second attach of the child's own, read-only,
+ * sees the same bytes), IPC_STAT's size, creator and attach count, keys
+ * (IPC_EXCL, ENOENT, EINVAL for a larger size), shmdt and IPC_RMID.
+ */
+static void check_sysv_shm(void)
+{
+	int id = shmget(IPC_PRIVATE, 8192, IPC_CREAT | 0600), kid, kid2;
+	struct shmid_ds ds = {0};
+	char *p;
+	pid_t pid;
+
+	if (!el_expect("shmget", id >= 0, "%s", strerror(errno)))
+		return;
+	p = shmat(id, NULL, 0);
+	if (!el_expect("shmat", p != (void *)-1, "%s", strerror(errno)))
+		return;
+	el_expect("shm_ipc_stat", shmctl(id, IPC_STAT, &ds) == 0 && ds.shm_segsz == 8192 &&
+		  ds.shm_cpid == getpid() && ds.shm_nattch == 1 && (ds.shm_perm.mode & 0777) == 0600,
+		  "segsz %zu cpid %d nattch %lu mode %o", (size_t)ds.shm_segsz, (int)ds.shm_cpid,
+		  (unsigned long)ds.shm_nattch, (unsigned)ds.shm_perm.mode);
+	pid = fork();
+	if (pid == 0) {
+		const char *r = shmat(id, NULL, SHM_RDONLY);
+
+		strcpy(p + 5000, "sysv");
+		_exit(r == (void *)-1 || strcmp(r + 5000, "sysv") || shmdt(r) ? 1 : 0);
+	}
+	el_expect("shm_fork_shares", pid > 0 && fc_wait(pid) == 0 && !strcmp(p + 5000, "sysv"),
+		  "parent sees '%s'", p + 5000);
+	el_expect("shm_nattch_after_child", shmctl(id, IPC_STAT, &ds) == 0 && ds.shm_nattch == 1,
+		  "nattch %lu", (unsigned long)ds.shm_nattch);
+	el_expect("shmdt", shmdt(p) == 0 && shmctl(id, IPC_STAT, &ds) == 0 && ds.shm_nattch == 0,
+		  "nattch %lu", (unsigned long)ds.shm_nattch);
+	errno = 0;
+	el_expect("shmdt_einval", shmdt(p) == -1 && errno == EINVAL, "errno %d", errno);
+	el_expect("shm_rmid", shmctl(id, IPC_RMID, NULL) == 0 && shmat(id, NULL, 0) == (void *)-1 &&
+		  errno == EINVAL, "errno %d", errno);
+	kid = shmget(0x46430001, 4096, IPC_CREAT | IPC_EXCL | 0600);
+	errno = 0;
+	el_expect("shm_key_excl", kid >= 0 && shmget(0x46430001, 4096, IPC_CREAT | IPC_EXCL) == -1 &&
+		  errno == EEXIST, "errno %d", errno);
+	kid2 = shmget(0x46430001, 0, 0);
+	el_expect("shm_key_lookup", kid2 == kid, "id %d, want %d", kid2, kid);
+	errno = 0;
+	el_expect("shm_key_larger_einval", shmget(0x46430001, 8192, 0) == -1 && errno == EINVAL,
+		  "errno %d", errno);
+	shmctl(kid, IPC_RMID, NULL);
+	errno = 0;
+	el_expect("shm_key_enoent", shmget(0x46430001, 4096, 0) == -1 && errno == ENOENT,
+		  "errno %d", errno);
+}
+
 void filecheck_shm(void)
 {
 	check_shared_file();
 	check_posix_shm();
 	check_named_semaphore();
+	check_sysv_shm();
 }
