@@ -1,7 +1,8 @@
 /*
  * Character devices.  The console writes to COM1 (each byte is an OUT, a
  * VM exit: keep output out of measured regions) and reads as end of file:
- * the VMM has no input.
+ * the VMM has no input; /dev/tty is the console too.  full takes nothing
+ * (ENOSPC) and reads zeros; random and urandom read the kernel's generator.
  */
 #include "fs/devfs.h"
 #include "fs/file.h"
@@ -11,6 +12,7 @@
 #include "lib/string.h"
 #include "sys/errno.h"
 #include "sys/uaccess.h"
+#include "time/random.h"
 #include "entrylab/abi.h"
 
 /* One hypercall per EL_WRITE_MAX: a big write is a few exits, not one per page. */
@@ -36,6 +38,30 @@ static long read_zero(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
 	return clear_user(ubuf, len) ? -EFAULT : (long)len;
 }
 
+static long write_full(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
+{
+	(void)f, (void)ubuf, (void)off;
+	return len ? -ENOSPC : 0;
+}
+
+/* /dev/random and /dev/urandom: the kernel's generator (time/random.c), never blocking. */
+static long read_random(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
+{
+	uint8_t chunk[256];
+	size_t done = 0;
+
+	(void)f, (void)off;
+	while (done < len) {
+		size_t k = len - done < sizeof(chunk) ? len - done : sizeof(chunk);
+
+		random_bytes(chunk, k);
+		if (copy_to_user(ubuf + done, chunk, k))
+			return done ? (long)done : -EFAULT;
+		done += k;
+	}
+	return (long)done;
+}
+
 static long console_write_user(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
 {
 	static char buf[BOUNCE]; /* one CPU, no preemption: not on the kernel stack */
@@ -58,6 +84,8 @@ static long console_write_user(struct file *f, uint64_t ubuf, size_t len, uint64
 static const struct file_ops console_ops = {.read = read_eof, .write = console_write_user};
 static const struct file_ops null_ops = {.read = read_eof, .write = write_sink, .seekable = true};
 static const struct file_ops zero_ops = {.read = read_zero, .write = write_sink, .seekable = true};
+static const struct file_ops full_ops = {.read = read_zero, .write = write_full, .seekable = true};
+static const struct file_ops random_ops = {.read = read_random, .write = write_sink};
 
 static const struct {
 	const char *name;
@@ -68,10 +96,24 @@ static const struct {
 	{"console", &console_ops, 0x501, &dev_console},
 	{"null", &null_ops, 0x103, 0},
 	{"zero", &zero_ops, 0x105, 0},
+	{"full", &full_ops, 0x107, 0},
+	{"random", &random_ops, 0x108, 0},
+	{"urandom", &random_ops, 0x109, 0},
+	/* The controlling terminal of every process: the console. */
+	{"tty", &console_ops, 0x500, 0},
+};
+
+/* Links into /proc/self/fd, as udev makes them. */
+static const char *const links[][2] = {
+	{"fd", "/proc/self/fd"},
+	{"stdin", "/proc/self/fd/0"},
+	{"stdout", "/proc/self/fd/1"},
+	{"stderr", "/proc/self/fd/2"},
 };
 
 void devfs_init(struct inode *dev)
 {
+	struct inode *shm;
 	unsigned i;
 
 	for (i = 0; i < ARRAY_SIZE(devices); i++) {
@@ -85,4 +127,17 @@ void devfs_init(struct inode *dev)
 		if (devices[i].node)
 			*devices[i].node = n;
 	}
+	for (i = 0; i < ARRAY_SIZE(links); i++) {
+		struct inode *n = vfs_create(dev, links[i][0], strlen(links[i][0]), S_IFLNK | 0777);
+
+		if (!n)
+			panic("devfs: out of memory");
+		n->data = (const uint8_t *)links[i][1];
+		n->size = strlen(links[i][1]);
+	}
+	shm = vfs_create(dev, "shm", 3, S_IFDIR | 01777);
+	if (!shm)
+		panic("devfs: out of memory");
+	shm->flags |= INODE_WRITABLE;
+	shm->dev = VFS_DEV_SHM;
 }

@@ -1,5 +1,9 @@
 /*
- * /dev: console (COM1), null and zero.
+ * /dev: console (COM1) and tty (the same: every process's controlling
+ * terminal), null, zero, full, random and urandom (the kernel's
+ * generator), the links fd, stdin, stdout and stderr into /proc/self/fd,
+ * and shm, a writable tmpfs directory (sticky, 1777) for POSIX shared
+ * memory and named semaphores.
  */
 #ifndef EL_FS_DEVFS_H
 #define EL_FS_DEVFS_H

@@ -2,6 +2,7 @@
  * Open files and descriptor tables (file.h).
  */
 #include "fs/file.h"
+#include "fs/lock.h"
 #include "mm/kmalloc.h"
 #include "proc/process.h"
 #include "sys/errno.h"
@@ -34,6 +35,7 @@ void file_put(struct file *f)
 {
 	if (--f->refs)
 		return;
+	lock_release_file(f);
 	if (f->ops && f->ops->release && !(f->flags & O_PATH))
 		f->ops->release(f);
 	f->inode->opens--;
@@ -69,6 +71,7 @@ int fd_close(struct fd_table *t, int fd)
 	if ((unsigned)fd >= FD_MAX || !(f = t->fd[fd]))
 		return -EBADF;
 	t->fd[fd] = 0;
+	lock_close(f, t);
 	file_put(f);
 	return 0;
 }

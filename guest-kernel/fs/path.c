@@ -32,14 +32,20 @@ int path_start(int64_t dirfd, struct inode **start)
 	return 0;
 }
 
-int path_resolve_user(int64_t dirfd, uint64_t upath, bool follow, struct lookup *l)
+int path_resolve_in(char *buf, int64_t dirfd, uint64_t upath, bool follow, struct lookup *l)
 {
-	char path[PATH_MAX];
 	struct inode *start;
-	int err = path_from_user(path, upath);
+	int err = path_from_user(buf, upath);
 
 	if (!err)
 		err = path_start(dirfd, &start);
-	return err ? err : vfs_resolve(start, path, follow, l);
+	return err ? err : vfs_resolve(start, buf, follow, l);
+}
+
+int path_resolve_user(int64_t dirfd, uint64_t upath, bool follow, struct lookup *l)
+{
+	char path[PATH_MAX];
+
+	return path_resolve_in(path, dirfd, upath, follow, l);
 }
 

@@ -24,7 +24,13 @@ int path_from_user(char *buf, uint64_t upath);
  */
 int path_start(int64_t dirfd, struct inode **start);
 
-/* Copies in and resolves a user path relative to dirfd (vfs_resolve): 0 or -errno. */
+/*
+ * Copies in and resolves a user path relative to dirfd (vfs_resolve): 0 or
+ * -errno.  l->name points into the copy, which is gone once it returns: a
+ * caller that uses the name (to create or rename) passes its own
+ * buf[PATH_MAX] to path_resolve_in.
+ */
 int path_resolve_user(int64_t dirfd, uint64_t upath, bool follow, struct lookup *l);
+int path_resolve_in(char *buf, int64_t dirfd, uint64_t upath, bool follow, struct lookup *l);
 
 #endif

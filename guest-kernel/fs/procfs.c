@@ -53,8 +53,9 @@ static bool maps_line(struct mm *mm, unsigned i, struct maps_line *l, char *name
 		return true;
 	}
 	v = &mm->vmas.v[i];
-	*l = (struct maps_line){v->start, v->end, v->prot, v->kind == VMA_ANON_SHARED};
-	if (v->kind == VMA_FILE) {
+	*l = (struct maps_line){v->start, v->end, v->prot,
+			       v->kind == VMA_ANON_SHARED || v->kind == VMA_FILE_SHARED};
+	if (vma_has_file(v)) {
 		const struct inode *n = v->file;
 
 		l->pgoff = v->pgoff;

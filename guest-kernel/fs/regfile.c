@@ -8,6 +8,7 @@
 #include "lib/string.h"
 #include "mm/frame.h"
 #include "mm/layout.h"
+#include "mm/mm.h"
 #include "sys/errno.h"
 #include "sys/uaccess.h"
 #include "time/time.h"
@@ -103,18 +104,23 @@ static long tmp_write(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
 			n->size = pos + chunk;
 	}
 	if (done)
-		n->mtime_ns = time_realtime_ns();
+		vfs_touch(n, true);
 	return done ? (long)done : err;
 }
 
 int regfile_truncate(struct inode *n, uint64_t size)
 {
 	uint64_t keep = ALIGN_UP(size, PAGE_SIZE) / PAGE_SIZE, i;
+	bool mapped = mm_maps_file(n);
 
 	if (size > REGFILE_MAX_SIZE)
 		return -EFBIG;
 	if (n->pages) {
 		for (i = keep; i < REGFILE_MAX_PAGES; i++) {
+			if (n->pages[i] && mapped) {
+				memset(phys_to_virt(n->pages[i]), 0, PAGE_SIZE);
+				continue;
+			}
 			if (n->pages[i])
 				frame_free(n->pages[i]);
 			n->pages[i] = 0;
@@ -125,13 +131,13 @@ int regfile_truncate(struct inode *n, uint64_t size)
 
 			memset(page + size % PAGE_SIZE, 0, PAGE_SIZE - size % PAGE_SIZE);
 		}
-		if (!size) {
+		if (!size && !mapped) {
 			frame_free(virt_to_phys(n->pages));
 			n->pages = 0;
 		}
 	}
 	n->size = size;
-	n->mtime_ns = time_realtime_ns();
+	vfs_touch(n, true);
 	return 0;
 }
 
@@ -168,3 +174,10 @@ const struct file_ops regfile_tmp_ops = {
 	.write = tmp_write,
 	.seekable = true,
 };
+
+uint64_t regfile_page(struct inode *n, uint64_t off)
+{
+	uint8_t *p = off < REGFILE_MAX_SIZE ? tmp_page(n, off) : 0;
+
+	return p ? virt_to_phys(p - off % PAGE_SIZE) : 0;
+}

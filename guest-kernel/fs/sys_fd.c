@@ -1,8 +1,10 @@
 /*
  * Syscalls on the descriptor table and open-file state: ioctl, fcntl,
- * close, dup, dup2, dup3, ftruncate; the pipe fcntls and FIONREAD.
+ * close, dup, dup2, dup3, ftruncate, flock; the pipe fcntls, the lock
+ * fcntls (fs/lock.c) and FIONREAD.
  */
 #include "fs/file.h"
+#include "fs/lock.h"
 #include "fs/pipe.h"
 #include "proc/process.h"
 #include "sys/errno.h"
@@ -14,6 +16,10 @@
 #define F_SETFD 2
 #define F_GETFL 3
 #define F_SETFL 4
+#define F_GETLK 5
+#define F_SETLKW 7
+#define F_OFD_GETLK 36
+#define F_OFD_SETLKW 38
 #define F_DUPFD_CLOEXEC 1030
 #define F_SETPIPE_SZ 1031
 #define F_GETPIPE_SZ 1032
@@ -73,6 +79,9 @@ SYSCALL(fcntl)
 		f->flags = (f->flags & ~(uint32_t)(O_APPEND | O_NONBLOCK)) |
 			   ((uint32_t)a2 & (O_APPEND | O_NONBLOCK));
 		return 0;
+	case F_GETLK ... F_SETLKW:
+	case F_OFD_GETLK ... F_OFD_SETLKW:
+		return lock_fcntl(f, (unsigned)a1, a2);
 	case F_GETPIPE_SZ:
 		return pipe_size(f);
 	case F_SETPIPE_SZ:
@@ -146,4 +155,12 @@ SYSCALL(ftruncate)
 	if (!(f->inode->flags & INODE_WRITABLE))
 		return -EROFS;
 	return regfile_truncate(f->inode, a1);
+}
+
+SYSCALL(flock)
+{
+	struct file *f = fd_get((int)a0);
+
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	return f ? lock_flock(f, (unsigned)a1) : -EBADF;
 }

@@ -1,7 +1,7 @@
 /*
  * Syscalls that create, open and remove names.  Only INODE_WRITABLE
  * directories (/tmp) accept changes: elsewhere the answer is EROFS, as for a
- * read-only root.
+ * read-only root.  Every create applies the caller's umask.
  */
 #include "fs/file.h"
 #include "fs/path.h"
@@ -15,7 +15,7 @@ static int create_node(const struct lookup *l, uint32_t mode, struct inode **out
 
 	if (!(l->dir->flags & INODE_WRITABLE))
 		return -EROFS;
-	n = vfs_create(l->dir, l->name, l->namelen, mode);
+	n = vfs_create(l->dir, l->name, l->namelen, mode & ~current->umask);
 	if (!n)
 		return -ENOSPC;
 	if (S_ISREG(mode))
@@ -48,13 +48,14 @@ static int open_existing(struct inode *n, uint32_t flags)
 
 static long do_open(int64_t dirfd, uint64_t upath, uint32_t flags, uint32_t mode)
 {
+	char path[PATH_MAX];
 	struct lookup l;
 	struct file *f;
 	int err, fd;
 
 	if ((flags & O_TMPFILE) == O_TMPFILE)
 		return -EOPNOTSUPP;
-	err = path_resolve_user(dirfd, upath, !(flags & O_NOFOLLOW), &l);
+	err = path_resolve_in(path, dirfd, upath, !(flags & O_NOFOLLOW), &l);
 	if (err)
 		return err;
 	if (!l.node) {
@@ -113,9 +114,9 @@ static long do_unlink(int64_t dirfd, uint64_t upath, uint64_t flags)
 	} else if (S_ISDIR(l.node->mode)) {
 		return -EISDIR;
 	}
-	if (!(l.dir->flags & INODE_WRITABLE) || !(l.node->flags & INODE_WRITABLE))
+	if (!(l.dir->flags & INODE_WRITABLE) || !(l.entry->flags & INODE_WRITABLE))
 		return -EROFS;
-	vfs_unlink(l.node);
+	vfs_unlink(l.entry);
 	return 0;
 }
 
@@ -139,9 +140,10 @@ SYSCALL(rmdir)
 
 static long do_mkdir(int64_t dirfd, uint64_t upath, uint32_t mode)
 {
+	char path[PATH_MAX];
 	struct lookup l;
 	struct inode *n;
-	int err = path_resolve_user(dirfd, upath, false, &l);
+	int err = path_resolve_in(path, dirfd, upath, false, &l);
 
 	if (err)
 		return err;
@@ -162,3 +164,38 @@ SYSCALL(mkdirat)
 	return do_mkdir((int64_t)a0, a1, (uint32_t)a2);
 }
 
+
+/*
+ * mknod: regular files (type 0 too) as open(O_CREAT|O_EXCL) makes them;
+ * device nodes and fifos are not made here (EPERM, as for a caller
+ * without CAP_MKNOD), sockets belong to bind(2).
+ */
+static long do_mknod(int64_t dirfd, uint64_t upath, uint32_t mode)
+{
+	char path[PATH_MAX];
+	struct lookup l;
+	struct inode *n;
+	int err;
+
+	if ((mode & S_IFMT) && !S_ISREG(mode))
+		return (mode & S_IFMT) == S_IFDIR ? -EINVAL : -EPERM;
+	err = path_resolve_in(path, dirfd, upath, false, &l);
+	if (err)
+		return err;
+	if (l.node)
+		return -EEXIST;
+	err = create_node(&l, S_IFREG | (mode & 07777), &n);
+	return err;
+}
+
+SYSCALL(mknod)
+{
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	return do_mknod(AT_FDCWD, a0, (uint32_t)a1);
+}
+
+SYSCALL(mknodat)
+{
+	(void)a3, (void)a4, (void)a5;
+	return do_mknod((int64_t)a0, a1, (uint32_t)a2);
+}

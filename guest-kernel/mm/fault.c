@@ -4,6 +4,7 @@
  *   not present, private anonymous, write  -> a fresh zeroed frame
  *   not present, shared anonymous          -> a fresh zeroed frame
  *   not present, file                      -> a frame with a copy of the data
+ *   not present, shared /tmp file          -> the file's own page
  *   present, write, writable area          -> copy-on-write (from the zero page)
  * as Linux does, so reading a large untouched mapping costs page tables only.
  *
@@ -89,6 +90,14 @@ fault_not_present(struct mm *mm, const struct vma *v, uint64_t *pte, uint64_t pa
 
 	if (v->kind == VMA_SPECIAL)
 		return FAULT_BAD_ACCESS;
+	if (v->kind == VMA_FILE_SHARED) {
+		/* The file's page itself: every mapping and read/write see one copy. */
+		pa = regfile_page((void *)v->file, v->pgoff + (page - v->start));
+		if (!pa)
+			return FAULT_OOM;
+		*pte = pa | v->pte | PTE_SW_NOFREE;
+		return FAULT_HANDLED;
+	}
 	pa = new_frame(v, page);
 	if (!pa)
 		return FAULT_OOM;
@@ -105,8 +114,8 @@ fault_cow(struct mm *mm, const struct vma *v, uint64_t *pte, uint64_t page)
 
 	if (v->kind == VMA_SPECIAL)
 		return FAULT_BAD_ACCESS;
-	if (!(old & PTE_SW_NOFREE)) {
-		/* Our own frame (maybe shared), read-only from an earlier mprotect: allow writes. */
+	if (!(old & PTE_SW_NOFREE) || v->kind == VMA_FILE_SHARED) {
+		/* Our own frame (maybe shared) or the file's, read-only from an earlier mprotect. */
 		*pte = (old & (PTE_ADDR_MASK | PTE_SW_KEEP)) | v->pte;
 	} else {
 		pa = frame_alloc();

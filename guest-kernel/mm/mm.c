@@ -67,7 +67,7 @@ static void note_file(const struct vma *v, const void **files, unsigned *n, unsi
 {
 	unsigned i;
 
-	if (v->kind != VMA_FILE)
+	if (!vma_has_file(v))
 		return;
 	for (i = 0; i < *n; i++)
 		if (files[i] == v->file)
@@ -158,9 +158,21 @@ bool mm_maps_file(const void *file)
 
 	for (mm = live_mms; mm; mm = mm->live_next)
 		for (i = 0; i < mm->vmas.n; i++)
-			if (mm->vmas.v[i].kind == VMA_FILE && mm->vmas.v[i].file == file)
+			if (vma_has_file(&mm->vmas.v[i]) && mm->vmas.v[i].file == file)
 				return true;
 	return false;
+}
+
+unsigned mm_file_areas(const void *file)
+{
+	const struct mm *mm;
+	unsigned i, n = 0;
+
+	for (mm = live_mms; mm; mm = mm->live_next)
+		for (i = 0; i < mm->vmas.n; i++)
+			if (vma_has_file(&mm->vmas.v[i]) && mm->vmas.v[i].file == file)
+				n++;
+	return n;
 }
 
 void mm_activate(struct mm *mm)

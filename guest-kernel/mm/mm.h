@@ -68,6 +68,8 @@ struct mm *mm_dup(const struct mm *src);
 
 /* Some live address space (mm_alloc'd, not yet freed) has an area of file. */
 bool mm_maps_file(const void *file);
+/* How many areas of every live address space map file (shm_nattch). */
+unsigned mm_file_areas(const void *file);
 
 /*
  * Initialises an empty address space in place sharing the kernel half

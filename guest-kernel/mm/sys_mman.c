@@ -1,8 +1,9 @@
 /*
  * mmap, munmap, mprotect, brk, madvise, msync with Linux's argument checks
- * and error codes.  File mappings are private copies taken at fault time
- * (MAP_SHARED is accepted read-only: nothing could write the file behind
- * it that a reader of a shared page would miss, except /tmp writes).
+ * and error codes.  MAP_SHARED of a /tmp (or /dev/shm) file maps the file's
+ * own pages, so every mapping, read and write sees one copy; other file
+ * mappings are private copies taken at fault time (MAP_SHARED of the
+ * read-only initrd is accepted read-only: nothing can change the file).
  */
 #include "fs/file.h"
 #include "mm/mm.h"
@@ -39,6 +40,17 @@ static long file_vma(uint64_t fd, uint32_t prot, uint32_t type, uint64_t off, st
 
 	if (!f)
 		return -EBADF;
+	if (f->inode->ops == &regfile_tmp_ops && type == MAP_SHARED) {
+		if (!file_readable(f) || ((prot & VMA_W) && !file_writable(f)))
+			return -EACCES;
+		if ((f->flags & O_APPEND) && (prot & VMA_W))
+			return -EACCES;
+		v->kind = VMA_FILE_SHARED;
+		v->file = f->inode;
+		v->pgoff = off;
+		v->file_end = UINT64_MAX;
+		return 0;
+	}
 	if (f->inode->ops == &regfile_initrd_ops || f->inode->ops == &regfile_tmp_ops) {
 		if (!file_readable(f) || (type != MAP_PRIVATE && (prot & VMA_W)))
 			return -EACCES;

@@ -145,7 +145,7 @@ int vma_mergeable(const struct vma *a, const struct vma *b)
 	    a->kind == VMA_SPECIAL || a->kind == VMA_ANON_SHARED || a->file != b->file ||
 	    a->name != b->name)
 		return 0;
-	if (a->kind == VMA_FILE)
+	if (vma_has_file(a))
 		return b->pgoff == a->pgoff + (a->end - a->start) && a->file_end == b->file_end;
 	return 1;
 }

@@ -45,19 +45,26 @@ enum vma_kind {
 	VMA_STACK,       /* like VMA_ANON, grows down */
 	VMA_HEAP,        /* like VMA_ANON, moved by brk */
 	VMA_SPECIAL,     /* pages the kernel mapped at creation ([vdso], [vvar]) */
+	VMA_FILE_SHARED, /* MAP_SHARED of a /tmp file: the file's own pages (PTE_SW_NOFREE) */
 };
 
 struct vma {
 	uint64_t start, end;
-	uint64_t pgoff;    /* VMA_FILE: file offset of start (bytes, page aligned) */
-	uint64_t file_end; /* VMA_FILE: file bytes at or beyond this offset read as zero */
-	const void *file;  /* VMA_FILE: the backing inode (opaque here) */
+	uint64_t pgoff;    /* vma_has_file: file offset of start (bytes, page aligned) */
+	uint64_t file_end; /* vma_has_file: file bytes at or beyond this offset read as zero */
+	const void *file;  /* vma_has_file: the backing inode (opaque here) */
 	const char *name;  /* VMA_SPECIAL: "[vdso]", ... */
 	uint64_t pte;      /* leaf bits for prot (the set's leaf[prot]); set here, never by callers */
 	uint64_t pte_zero; /* the zero-page leaf of a read fault (leaf_zero[prot]), 0: no zero page */
 	uint32_t prot;     /* VMA_R | VMA_W | VMA_X */
 	uint32_t kind;     /* enum vma_kind */
 };
+
+/* Areas with a backing file (vma.file, pgoff, file_end). */
+static inline int vma_has_file(const struct vma *v)
+{
+	return v->kind == VMA_FILE || v->kind == VMA_FILE_SHARED;
+}
 
 /* The kinds whose not-present pages read as the shared zero page. */
 #define VMA_ZERO_PAGE_KINDS ((1u << VMA_ANON) | (1u << VMA_STACK) | (1u << VMA_HEAP))

@@ -108,6 +108,7 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t parent_tid, uint64
 	memcpy(c->comm, p->comm, sizeof(c->comm));
 	memcpy(c->exe_path, p->exe_path, sizeof(c->exe_path));
 	c->cwd = p->cwd;
+	c->umask = p->umask;
 	c->undumpable = p->undumpable;
 	c->no_new_privs = p->no_new_privs;
 	if (flags & CLONE_THREAD) {

@@ -1,10 +1,11 @@
 /*
  * futex(2).  A waiter is a record on its own kernel stack, linked into one
  * list while it sleeps; the key is the address space and the user address
- * of the word (FUTEX_PRIVATE_FLAG or not: with no shared file mappings
- * across address spaces, a MAP_SHARED word keyed by its physical page
- * covers the rest).  One CPU and a non-preemptible kernel: the value check
- * and the enqueue cannot race with a wake.
+ * of the word (FUTEX_PRIVATE_FLAG or not: a word in MAP_SHARED memory,
+ * anonymous or of a /tmp file, is keyed by its physical page instead, so
+ * processes mapping it at different addresses meet).  One CPU and a
+ * non-preemptible kernel: the value check and the enqueue cannot race with a
+ * wake.
  */
 #include "mm/layout.h"
 #include "mm/pgtable.h"
@@ -57,10 +58,12 @@ static struct futex_key futex_key_of(struct mm *mm, uint64_t uaddr, bool private
 
 	if (!private && mm) {
 		pte = upt_pte(mm, uaddr, false);
-		if (pte && (*pte & PTE_P) && !(*pte & PTE_SW_NOFREE)) {
+		if (pte && (*pte & PTE_P)) {
 			int i = vma_find(&mm->vmas, uaddr);
+			uint32_t kind = i >= 0 ? mm->vmas.v[i].kind : VMA_ANON;
 
-			if (i >= 0 && mm->vmas.v[i].kind == VMA_ANON_SHARED) {
+			if ((kind == VMA_ANON_SHARED && !(*pte & PTE_SW_NOFREE)) ||
+			    kind == VMA_FILE_SHARED) {
 				k.space = 0;
 				k.addr = (*pte & PTE_ADDR_MASK) | (uaddr & (PAGE_SIZE - 1));
 			}

@@ -215,6 +215,7 @@ void process_run_init(void)
 		panic("init: no memory for the file table or the signal actions");
 	p->files->refs = 1;
 	p->cwd = vfs_root;
+	p->umask = 022;
 	fpu_recheck();
 	p->arch.fpu = fpu_state_alloc();
 	if (!p->arch.fpu)

@@ -79,6 +79,7 @@ struct task {
 	struct mm *mm;                  /* refcounted (mm.refs) */
 	struct files *files;
 	struct inode *cwd;
+	uint32_t umask;                 /* umask(2): 022 for init, copied by clone */
 	struct sighand *sighand;        /* actions, refcounted (signal_types.h) */
 
 	/* --- this thread's signal state (signal_types.h) --- */

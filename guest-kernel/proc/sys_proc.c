@@ -30,8 +30,6 @@ struct rlimit64 {
 	uint64_t cur, max;
 };
 
-static uint32_t file_mode_mask = 022;
-
 SYSCALL(exit)
 {
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
@@ -151,10 +149,10 @@ SYSCALL(getrlimit)
 
 SYSCALL(umask)
 {
-	uint32_t old = file_mode_mask;
+	uint32_t old = current->umask;
 
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	file_mode_mask = a0 & 0777;
+	current->umask = a0 & 0777;
 	return old;
 }
 

@@ -42,6 +42,7 @@ SYSCALL(dup);
 SYSCALL(dup2);
 SYSCALL(dup3);
 SYSCALL(ftruncate);
+SYSCALL(flock);
 
 /* fs/sys_pipe.c: pipes */
 SYSCALL(pipe);
@@ -55,6 +56,8 @@ SYSCALL(unlinkat);
 SYSCALL(mkdir);
 SYSCALL(mkdirat);
 SYSCALL(rmdir);
+SYSCALL(mknod);
+SYSCALL(mknodat);
 
 /* fs/sys_dir.c */
 SYSCALL(getdents64);
@@ -71,6 +74,39 @@ SYSCALL(stat);
 SYSCALL(lstat);
 SYSCALL(fstat);
 SYSCALL(newfstatat);
+SYSCALL(statx);
+
+/* fs/sys_attr.c, fs/sys_link.c, fs/sys_size.c, fs/sys_statfs.c: attributes, names, sizes */
+SYSCALL(chmod);
+SYSCALL(fchmod);
+SYSCALL(fchmodat);
+SYSCALL(chown);
+SYSCALL(fchown);
+SYSCALL(lchown);
+SYSCALL(fchownat);
+SYSCALL(utimensat);
+SYSCALL(utimes);
+SYSCALL(futimesat);
+SYSCALL(utime);
+SYSCALL(link);
+SYSCALL(linkat);
+SYSCALL(symlink);
+SYSCALL(symlinkat);
+SYSCALL(rename);
+SYSCALL(renameat);
+SYSCALL(renameat2);
+SYSCALL(truncate);
+SYSCALL(fallocate);
+SYSCALL(statfs);
+SYSCALL(fstatfs);
+SYSCALL(fsync);
+SYSCALL(sync);
+
+/* fs/sysv_shm.c: System V shared memory */
+SYSCALL(shmget);
+SYSCALL(shmat);
+SYSCALL(shmdt);
+SYSCALL(shmctl);
 
 /* mm/sys_mman.c */
 SYSCALL(mmap);

@@ -252,3 +252,25 @@ Test(programs, pipecheck)
 	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
 	proc_free(&p);
 }
+
+/*
+ * Files and devices (tests/guest/filecheck, issue 25): umask, chmod,
+ * chown, timestamps, statx; hard links, symlinks, rename(at2), truncate,
+ * statfs; /dev's devices and links; MAP_SHARED of /dev/shm files across
+ * fork, POSIX shm and a named semaphore; fcntl record locks (POSIX and
+ * OFD, waits, EINTR, EDEADLK, release at close and exit) and flock.  The
+ * program checks Linux's behaviour (it passes on a Linux host, as root);
+ * here every check must pass and none be skipped, on our kernel.
+ */
+Test(programs, filecheck)
+{
+	const char *argv[] = {EL_ENTRYLAB, "run", "--timeout", "120", "-o", tmp_output("filecheck.jsonl"),
+			      "--exec", GUEST_BIN "filecheck", NULL};
+	struct el_proc p;
+
+	proc_run(&p, argv);
+	cr_expect_eq(p.status, 0, "filecheck failed in the guest:\n%s\n%s", p.out, p.err);
+	cr_expect(strstr(p.out, "filecheck: 148 passed, 0 failed, 0 skipped"), "%s", p.out);
+	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
+	proc_free(&p);
+}
