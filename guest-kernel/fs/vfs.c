@@ -60,6 +60,24 @@ struct inode *vfs_child(struct inode *dir, const char *name, size_t len)
 	return 0;
 }
 
+struct inode *vfs_dir_lookup(struct inode *dir, const char *name, size_t len)
+{
+	if (dir->ops && dir->ops->lookup)
+		return dir->ops->lookup(dir, name, len);
+	return vfs_child(dir, name, len);
+}
+
+long vfs_readlink(struct inode *link, char *buf, size_t size)
+{
+	if (link->ops && link->ops->readlink)
+		return link->ops->readlink(link, buf, size);
+	if (link->size >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, link->data, link->size);
+	buf[link->size] = '\0';
+	return (long)link->size;
+}
+
 /*
  * True when an area of any address space maps node (it must outlive its
  * last close).  Areas hold no reference count: the address spaces are few
@@ -138,19 +156,23 @@ static int resolve_at(struct inode *start, const char *path, bool follow, struct
 		      int depth);
 
 /* Follows the symlink node (found in dir) to what it names. */
-static int follow_link(struct inode *dir, const struct inode *link, struct inode **out, int depth)
+static int follow_link(struct inode *dir, struct inode *link, struct inode **out, int depth)
 {
 	/* Small: resolution recurses up to SYMLINK_MAX_DEPTH times on the kernel stack. */
 	char target[256];
 	struct lookup l;
+	long len;
 	int err;
 
 	if (depth >= SYMLINK_MAX_DEPTH)
 		return -ELOOP;
-	if (link->size >= sizeof(target))
-		return -ENAMETOOLONG;
-	memcpy(target, link->data, link->size);
-	target[link->size] = '\0';
+	if (link->ops && link->ops->follow) {
+		*out = link->ops->follow(link);
+		return *out ? 0 : -ENOENT;
+	}
+	len = vfs_readlink(link, target, sizeof(target));
+	if (len < 0)
+		return (int)len;
 	err = resolve_at(dir, target, true, &l, depth + 1);
 	if (err)
 		return err;
@@ -188,7 +210,7 @@ static int resolve_at(struct inode *start, const char *path, bool follow, struct
 		else if (len == 2 && p[0] == '.' && p[1] == '.')
 			next = cur->parent;
 		else
-			next = vfs_child(cur, p, len);
+			next = vfs_dir_lookup(cur, p, len);
 		l->dir = cur;
 		l->name = p;
 		l->namelen = len;
