@@ -166,7 +166,7 @@ struct inode *proc_num_child(struct inode *dir, unsigned long num, uint32_t mode
 /* Some task works in node or below it. */
 static bool holds_cwd(const struct inode *node)
 {
-	for (unsigned i = 0; i < TASK_MAX; i++) {
+	for (unsigned i = 0; i < task_slots; i++) {
 		const struct inode *n = task_table[i].cwd;
 
 		if (task_table[i].state == TASK_UNUSED || !n)
@@ -267,7 +267,7 @@ static long nth_id(int group, uint64_t n)
 	for (uint64_t k = 0;; k++) {
 		long best = -1;
 
-		for (unsigned i = 0; i < TASK_MAX; i++) {
+		for (unsigned i = 0; i < task_slots; i++) {
 			const struct task *t = &task_table[i];
 
 			if (!task_alive(t) || t->pid <= prev ||

@@ -59,7 +59,7 @@ static unsigned thread_count(const struct task *t)
 {
 	unsigned n = 0;
 
-	for (unsigned i = 0; i < TASK_MAX; i++)
+	for (unsigned i = 0; i < task_slots; i++)
 		n += task_table[i].tgid == t->tgid && task_table[i].state != TASK_UNUSED &&
 		     task_table[i].state != TASK_ZOMBIE && task_table[i].state != TASK_DEAD;
 	return n ? n : 1;

@@ -59,7 +59,7 @@ struct task_counts {
 static void count_tasks(struct task_counts *c)
 {
 	*c = (struct task_counts){0};
-	for (unsigned i = 0; i < TASK_MAX; i++) {
+	for (unsigned i = 0; i < task_slots; i++) {
 		enum task_state s = task_table[i].state;
 
 		c->alive += s != TASK_UNUSED && s != TASK_DEAD && s != TASK_ZOMBIE;
