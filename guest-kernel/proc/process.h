@@ -66,7 +66,7 @@ struct task {
 	enum task_state state;
 	uint32_t work;                  /* TASK_WORK_*: tested on every return to user mode */
 	char comm[16];                  /* program name, for messages */
-	char exe_path[EXE_PATH_MAX];    /* /proc/self/exe */
+	char exe_path[EXE_PATH_MAX];    /* the path execve was given (AT_EXECFN, messages) */
 	uint64_t start_ns;              /* CLOCK_MONOTONIC at creation (/proc/PID/stat starttime) */
 
 	/* --- family --- */
