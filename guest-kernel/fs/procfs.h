@@ -1,7 +1,8 @@
 /*
- * /proc/self: maps and smaps (the current address space's areas in Linux's
- * format), status (the current task, the common lines) and exe
- * (a link to the running program).
+ * /proc, to Linux's formats (proc(5)): the system files (meminfo, uptime,
+ * loadavg, stat, cpuinfo, mounts, filesystems, version, sys/kernel/...),
+ * self and thread-self (links resolved per caller), and a directory per
+ * process, listed by getdents and gone once the process is reaped.
  */
 #ifndef EL_FS_PROCFS_H
 #define EL_FS_PROCFS_H
@@ -9,7 +10,5 @@
 #include "fs/vfs.h"
 
 void procfs_init(struct inode *proc);
-/* exec: /proc/self/exe now names path (kept by the caller). */
-void procfs_set_exe(const char *path);
 
 #endif

@@ -24,8 +24,7 @@ static uint8_t dirent_type(uint32_t mode)
 }
 
 /* Entry i of a directory listing: ".", "..", then the children. */
-static const struct inode *dir_entry(const struct inode *dir, uint64_t i, const char **name,
-				     size_t *len)
+static const struct inode *dir_entry(struct inode *dir, uint64_t i, const char **name, size_t *len)
 {
 	const struct inode *c;
 
@@ -34,8 +33,11 @@ static const struct inode *dir_entry(const struct inode *dir, uint64_t i, const 
 		*len = i + 1;
 		return i ? dir->parent : dir;
 	}
-	for (c = dir->children, i -= 2; c && i; c = c->next, i--)
-		;
+	if (dir->ops && dir->ops->entry)
+		c = dir->ops->entry(dir, i - 2);
+	else
+		for (c = dir->children, i -= 2; c && i; c = c->next, i--)
+			;
 	if (c) {
 		*name = c->name;
 		*len = c->namelen;

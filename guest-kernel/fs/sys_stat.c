@@ -185,7 +185,9 @@ SYSCALL(newfstatat)
 
 static long do_readlink(int64_t dirfd, uint64_t upath, uint64_t ubuf, uint64_t size)
 {
+	char target[PATH_MAX];
 	struct lookup l;
+	long len;
 	int err;
 
 	if ((int64_t)size <= 0)
@@ -197,9 +199,12 @@ static long do_readlink(int64_t dirfd, uint64_t upath, uint64_t ubuf, uint64_t s
 		return -ENOENT;
 	if (!S_ISLNK(l.node->mode))
 		return -EINVAL;
-	if (size > l.node->size)
-		size = l.node->size;
-	return copy_to_user(ubuf, l.node->data, size) ?: (long)size;
+	len = vfs_readlink(l.node, target, sizeof(target));
+	if (len < 0)
+		return len;
+	if (size > (uint64_t)len)
+		size = (uint64_t)len;
+	return copy_to_user(ubuf, target, size) ?: (long)size;
 }
 
 SYSCALL(readlink)

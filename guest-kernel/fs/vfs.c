@@ -159,6 +159,24 @@ void vfs_exchange(struct inode *a, struct inode *b)
 	vfs_touch(vfs_inode(b), false);
 }
 
+struct inode *vfs_dir_lookup(struct inode *dir, const char *name, size_t len)
+{
+	if (dir->ops && dir->ops->lookup)
+		return dir->ops->lookup(dir, name, len);
+	return vfs_entry(dir, name, len);
+}
+
+long vfs_readlink(struct inode *link, char *buf, size_t size)
+{
+	if (link->ops && link->ops->readlink)
+		return link->ops->readlink(link, buf, size);
+	if (link->size >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, link->data, link->size);
+	buf[link->size] = '\0';
+	return (long)link->size;
+}
+
 /*
  * True when an area of any address space maps node (it must outlive its
  * last close).  Areas hold no reference count: the address spaces are few
@@ -243,20 +261,24 @@ static int resolve_at(struct inode *start, const char *path, bool follow, struct
 		      int depth);
 
 /* Follows the symlink node (found in dir) to what it names. */
-static int follow_link(struct inode *dir, const struct inode *link, struct inode **out,
+static int follow_link(struct inode *dir, struct inode *link, struct inode **out,
 		       struct inode **entry, int depth)
 {
 	/* Small: resolution recurses up to SYMLINK_MAX_DEPTH times on the kernel stack. */
 	char target[256];
 	struct lookup l;
+	long len;
 	int err;
 
 	if (depth >= SYMLINK_MAX_DEPTH)
 		return -ELOOP;
-	if (link->size >= sizeof(target))
-		return -ENAMETOOLONG;
-	memcpy(target, link->data, link->size);
-	target[link->size] = '\0';
+	if (link->ops && link->ops->follow) {
+		*out = *entry = link->ops->follow(link); /* generated: its own entry */
+		return *out ? 0 : -ENOENT;
+	}
+	len = vfs_readlink(link, target, sizeof(target));
+	if (len < 0)
+		return (int)len;
 	err = resolve_at(dir, target, true, &l, depth + 1);
 	if (err)
 		return err;
@@ -295,7 +317,7 @@ static int resolve_at(struct inode *start, const char *path, bool follow, struct
 		else if (len == 2 && p[0] == '.' && p[1] == '.')
 			entry = cur->parent;
 		else
-			entry = vfs_entry(cur, p, len);
+			entry = vfs_dir_lookup(cur, p, len);
 		next = vfs_inode(entry);
 		l->dir = cur;
 		l->name = p;

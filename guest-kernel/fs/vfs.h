@@ -6,7 +6,7 @@
  *                    symlink, rename, chmod, chown, utimes)
  *   /dev             console, tty, null, zero, full, random, urandom, fd links
  *   /dev/shm         writable, sticky (POSIX shared memory)
- *   /proc/self       maps (generated from the areas), exe (link to the program)
+ *   /proc            generated: the system files and a directory per process (procfs.h)
  *
  * A node's behaviour is its file_ops (regfile.c, devfs.c, procfs.c).
  */
@@ -53,6 +53,18 @@ struct file_ops {
 	/* Readiness now, POLL* bits (fs/poll.h); NULL: always readable and writable. */
 	uint32_t (*poll)(struct file *f);
 	bool seekable;
+	/*
+	 * Generated directories and links (procfs); NULL: the children list,
+	 * the stored target.  lookup: the child named name[0..len) or NULL;
+	 * entry: entry i (from 0, after "." and "..") or NULL past the last;
+	 * readlink: the target's text into buf (NUL-terminated): its length or
+	 * -errno; follow: the node a "magic" link stands for (/proc/PID/exe),
+	 * reached without resolving the text, or NULL (-ENOENT).
+	 */
+	struct inode *(*lookup)(struct inode *dir, const char *name, size_t len);
+	struct inode *(*entry)(struct inode *dir, uint64_t i);
+	long (*readlink)(struct inode *link, char *buf, size_t size);
+	struct inode *(*follow)(struct inode *link);
 };
 
 struct inode {
@@ -83,7 +95,7 @@ struct inode {
 
 extern struct inode *vfs_root;
 
-/* Root, /tmp, /dev, /proc/self; after frames and paging. */
+/* Root, /tmp, /dev, /proc; after frames and paging. */
 void vfs_init(void);
 
 /*
@@ -115,6 +127,10 @@ void vfs_release(struct inode *node);
 /* The inode of dir's entry name[0..len), or NULL (vfs_entry: the entry itself). */
 struct inode *vfs_child(struct inode *dir, const char *name, size_t len);
 struct inode *vfs_entry(struct inode *dir, const char *name, size_t len);
+/* Like vfs_entry, through dir's lookup when it generates its entries (procfs). */
+struct inode *vfs_dir_lookup(struct inode *dir, const char *name, size_t len);
+/* A symlink's target text into buf (NUL-terminated): its length or -errno. */
+long vfs_readlink(struct inode *link, char *buf, size_t size);
 
 /*
  * Path resolution.  start: directory for relative paths.  Resolves all but

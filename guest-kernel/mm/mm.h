@@ -18,6 +18,8 @@
 #include "mm/vma.h"
 #include "sys/uaccess_range.h"
 
+struct inode;
+
 #define STACK_TOP_GAP (1ull << 30)    /* a fixed stack_maxrandom_size draw */
 #define STACK_TOP (TASK_SIZE_MAX - STACK_TOP_GAP)
 #define STACK_LIMIT (8ull << 20)       /* RLIMIT_STACK */
@@ -43,6 +45,9 @@ struct mm {
 	uint64_t table_pages; /* user page-table pages in use (not counting the pgd) */
 	uint64_t rss;         /* frames the leaves own (not the zero page, not vDSO pages) */
 	struct ldt *ldt;      /* modify_ldt's table, NULL: none (arch/x86_64/ldt.h: ldt_dup, ldt_free) */
+	/* /proc/PID: the program (exec's file, an initrd node: never freed) and its strings */
+	struct inode *exe_file;
+	uint64_t arg_start, arg_end, env_start, env_end;
 };
 
 /*

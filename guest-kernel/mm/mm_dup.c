@@ -105,6 +105,11 @@ struct mm *mm_dup(const struct mm *src_const)
 	dst->start_stack = src->start_stack;
 	dst->mmap_base = src->mmap_base;
 	dst->vdso_base = src->vdso_base;
+	dst->exe_file = src->exe_file;
+	dst->arg_start = src->arg_start;
+	dst->arg_end = src->arg_end;
+	dst->env_start = src->env_start;
+	dst->env_end = src->env_end;
 	for (i = 0; i < src->vmas.n; i++) {
 		c.v = &src->vmas.v[i];
 		if ((c.v->kind == VMA_ANON_SHARED && populate_shared(src, c.v)) ||

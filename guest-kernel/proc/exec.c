@@ -9,7 +9,6 @@
 #include "arch/x86_64/msr.h"
 #include "arch/x86_64/segment.h"
 #include "arch/x86_64/x86.h"
-#include "fs/procfs.h"
 #include "lib/kprintf.h"
 #include "lib/string.h"
 #include "elf_check.h"
@@ -138,7 +137,7 @@ int exec_load(struct task *p, struct inode *node, const struct exec_strings *s,
 		kprintf("exec %s: arguments do not fit the stack (error %d)\n", p->exe_path, err);
 		return err;
 	}
-	procfs_set_exe(p->exe_path);
+	p->mm->exe_file = node;
 	arch_exec_reset(p);
 	signal_exec_reset(p);
 	if (p->vfork_parent) {

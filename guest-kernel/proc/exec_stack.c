@@ -111,6 +111,10 @@ int exec_build_stack(struct mm *mm, struct exec_image *img, const struct exec_st
 		ptrs[env0 + i] = push_string(&w, envp[i]);
 	for (i = argc; i-- > 0;)
 		ptrs[1 + i] = push_string(&w, argv[i]);
+	/* The strings lie back to back: argv's, envp's, then execfn (/proc/PID/cmdline, environ). */
+	mm->env_end = execfn;
+	mm->env_start = mm->arg_end = envc ? ptrs[env0] : execfn;
+	mm->arg_start = argc ? ptrs[1] : mm->arg_end;
 	ptrs[0] = argc;
 	ptrs[1 + argc] = 0;
 	ptrs[env0 + envc] = 0;

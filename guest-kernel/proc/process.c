@@ -32,10 +32,10 @@
 #include "sys/region.h"
 #include "sys/syscall.h"
 #include "sys/uaccess.h"
+#include "time/time.h"
 
 #define MAX_ARGS 64
 #define ARG_MAX_LEN 256
-#define PID_MAX 32768
 #define SIGCHLD 17
 
 struct task task_table[TASK_MAX];
@@ -44,6 +44,13 @@ static int last_pid;
 
 /* init's kernel stack, above an unmapped guard page: overflows fault (#DF). */
 static uint8_t init_stack_area[PAGE_SIZE + TASK_STACK_SIZE] __page_aligned_bss;
+
+int task_last_pid(void)
+{
+	return last_pid;
+}
+
+uint64_t task_created = 1; /* init */
 
 struct task *task_find(int pid)
 {
@@ -90,6 +97,8 @@ struct task *task_alloc(void)
 	memset(&task_table[i], 0, sizeof(task_table[i]));
 	task_table[i].stack_base = (uint64_t)phys_to_virt(pa);
 	task_table[i].pid = pid_next();
+	task_table[i].start_ns = time_monotonic_ns();
+	task_created++;
 	task_table[i].state = TASK_BLOCKED_NOINTR; /* not runnable until clone finishes */
 	if (i >= task_slots)
 		task_slots = i + 1;

@@ -28,6 +28,7 @@
 #include "proc/task_asm.h"
 
 #define INIT_PID 1
+#define PID_MAX 32768                /* pids wrap below this (/proc/sys/kernel/pid_max) */
 #define EXE_PATH_MAX 256
 #define TASK_MAX 64                  /* tasks alive at once, zombies included */
 #define TASK_STACK_ORDER 2           /* 16 KiB kernel stack per task */
@@ -65,7 +66,8 @@ struct task {
 	enum task_state state;
 	uint32_t work;                  /* TASK_WORK_*: tested on every return to user mode */
 	char comm[16];                  /* program name, for messages */
-	char exe_path[EXE_PATH_MAX];    /* /proc/self/exe */
+	char exe_path[EXE_PATH_MAX];    /* the path execve was given (AT_EXECFN, messages) */
+	uint64_t start_ns;              /* CLOCK_MONOTONIC at creation (/proc/PID/stat starttime) */
 
 	/* --- family --- */
 	struct task *parent;            /* real parent (wait, getppid); reparented to init */
@@ -148,6 +150,10 @@ static inline bool task_same_group(const struct task *a, const struct task *b)
 
 /* Finds a live (not UNUSED/DEAD) task by thread id; NULL if none. */
 struct task *task_find(int pid);
+
+/* The last pid handed out; the tasks created since boot (init included). */
+int task_last_pid(void);
+extern uint64_t task_created;
 
 /* p->comm := the last component of path (truncated to fit). */
 void task_set_comm(struct task *p, const char *path);

@@ -78,17 +78,22 @@ unsigned sched_nr_runnable(void)
 
 uint32_t idle_halt_skips;
 
+uint64_t sched_idle_ns;
+
 /* Halts until something is runnable; interrupts are on only inside the halt. */
 static struct task *idle(const struct task *prev)
 {
+	uint64_t since = time_monotonic_ns();
 	struct task *next;
 
 	for (;;) {
 		uint64_t deadline = wake_expired();
 
 		next = pick_next(prev);
-		if (next)
+		if (next) {
+			sched_idle_ns += time_monotonic_ns() - since;
 			return next;
+		}
 		if (!deadline)
 			panic("scheduler: no task can run and none sleeps with a deadline "
 			      "(every task waits for another): deadlock");

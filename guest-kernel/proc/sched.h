@@ -52,6 +52,8 @@ void sched_tail_fork(struct trap_frame *tf);
 
 /* Runnable tasks other than current (for the timer decision). */
 unsigned sched_nr_runnable(void);
+/* Time the CPU spent idle (halted or polling for a deadline) since boot (/proc/uptime, stat). */
+extern uint64_t sched_idle_ns;
 
 /* The timer interrupt's handler (irq.c). */
 void sched_tick(struct trap_frame *tf);

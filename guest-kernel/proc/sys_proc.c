@@ -9,6 +9,7 @@
 #include "lib/string.h"
 #include "proc/process.h"
 #include "proc/sched.h"
+#include "proc/uts.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
@@ -82,10 +83,10 @@ SYSCALL(set_robust_list)
 SYSCALL(uname)
 {
 	static const struct utsname u = {
-		.sysname = "Linux",
-		.nodename = "entrylab",
-		.release = "6.1.0-entrylab",
-		.version = "#1 SMP entrylab",
+		.sysname = UTS_SYSNAME,
+		.nodename = UTS_NODENAME,
+		.release = UTS_RELEASE,
+		.version = UTS_VERSION,
 		.machine = "x86_64",
 		.domainname = "(none)",
 	};
