@@ -123,6 +123,9 @@ _Static_assert(offsetof(struct task, work) == TASK_WORK && sizeof(((struct task 
 /* The task on the CPU (per-CPU, so the entry asm reaches it: %gs:PERCPU_CURRENT). */
 #define current (cpu0.current)
 
+/* The umask (one for the whole system: umask(2)); bind(2) applies it to a socket's node. */
+extern uint32_t file_mode_mask;
+
 /* Every task slot (TASK_UNUSED ones included), for the scheduler, wait and kill. */
 extern struct task task_table[TASK_MAX];
 

@@ -30,7 +30,7 @@ struct rlimit64 {
 	uint64_t cur, max;
 };
 
-static uint32_t file_mode_mask = 022;
+uint32_t file_mode_mask = 022;
 
 SYSCALL(exit)
 {
