@@ -20,9 +20,46 @@
 #define SO_RCVBUF 8
 #define SO_PASSCRED 16
 #define SO_PEERCRED 17
+#define SO_RCVTIMEO 20
+#define SO_SNDTIMEO 21
 #define SO_ACCEPTCONN 30
 #define SO_PROTOCOL 38
 #define SO_DOMAIN 39
+#define SO_RCVTIMEO_NEW 66 /* the same struct on x86-64: two 64-bit fields */
+#define SO_SNDTIMEO_NEW 67
+
+struct timeval_user {
+	int64_t sec, usec;
+};
+
+static int64_t *timeo_of(struct unix_sock *s, uint64_t opt)
+{
+	if (opt == SO_RCVTIMEO || opt == SO_RCVTIMEO_NEW)
+		return &s->rcvtimeo;
+	if (opt == SO_SNDTIMEO || opt == SO_SNDTIMEO_NEW)
+		return &s->sndtimeo;
+	return 0;
+}
+
+/* Linux's sock_set_timeout: -EDOM for usec outside 0..999999, a negative time never waits. */
+static long set_timeo(int64_t *t, uint64_t uval, uint64_t len)
+{
+	struct timeval_user tv;
+
+	if ((int)len < (int)sizeof(tv))
+		return -EINVAL;
+	if (copy_from_user(&tv, uval, sizeof(tv)))
+		return -EFAULT;
+	if (tv.usec < 0 || tv.usec >= 1000000)
+		return -EDOM;
+	if (tv.sec < 0)
+		*t = -1;
+	else if (tv.sec > 1000000000 || (!tv.sec && !tv.usec))
+		*t = 0; /* no timeout */
+	else
+		*t = tv.sec * 1000000000 + tv.usec * 1000;
+	return 0;
+}
 
 /* The socket of descriptor fd: it, or NULL with -EBADF / -ENOTSOCK in *err. */
 static struct unix_sock *sock_fd(uint64_t fd, long *err)
@@ -158,8 +195,10 @@ static long stream_connect(struct unix_sock *s, const uint8_t *name, uint32_t na
 			   bool nonblock)
 {
 	struct unix_sock *l, *e;
+	uint64_t deadline = 0;
 	long err;
 
+	nonblock = nonblock || s->sndtimeo < 0;
 	for (;;) {
 		if (s->state == UNIX_ESTABLISHED)
 			return -EISCONN;
@@ -174,7 +213,7 @@ static long stream_connect(struct unix_sock *s, const uint8_t *name, uint32_t na
 		}
 		if (l->acc_len <= l->backlog)
 			break;
-		err = nonblock ? -EAGAIN : unix_wait(l);
+		err = nonblock ? -EAGAIN : unix_wait(l, s->sndtimeo, &deadline);
 		unix_put(l);
 		if (err)
 			return err;
@@ -262,6 +301,7 @@ static long do_accept(uint64_t fd, uint64_t uaddr, uint64_t ulen, uint64_t flags
 	static const uint8_t unnamed[UNIX_PATH_OFF] = {AF_UNIX, 0};
 	struct file *f = fd_get((int)fd), *nf;
 	struct unix_sock *e;
+	uint64_t deadline = 0;
 	long err;
 	struct unix_sock *s = sock_fd(fd, &err);
 
@@ -278,9 +318,9 @@ static long do_accept(uint64_t fd, uint64_t uaddr, uint64_t ulen, uint64_t flags
 			return -EINVAL;
 		if (s->acc_head)
 			break;
-		if (f->flags & O_NONBLOCK)
+		if ((f->flags & O_NONBLOCK) || s->rcvtimeo < 0)
 			return -EAGAIN;
-		err = unix_wait(s);
+		err = unix_wait(s, s->rcvtimeo, &deadline);
 		if (err)
 			return err;
 	}
@@ -400,6 +440,16 @@ SYSCALL(getsockopt)
 		return -EFAULT;
 	if (len < 0)
 		return -EINVAL;
+	if (timeo_of(s, a2)) {
+		int64_t t = *timeo_of(s, a2);
+		struct timeval_user tv = {t > 0 ? t / 1000000000 : 0, t > 0 ? t % 1000000000 / 1000 : 0};
+
+		if (len > (int)sizeof(tv))
+			len = sizeof(tv);
+		if (copy_to_user(a3, &tv, (size_t)len))
+			return -EFAULT;
+		return copy_to_user(a4, &len, sizeof(len));
+	}
 	switch (a2) {
 	case SO_TYPE: v = s->type; break;
 	case SO_ERROR: v = s->err; s->err = 0; break;
@@ -443,6 +493,8 @@ SYSCALL(setsockopt)
 		return -EINVAL;
 	if (a1 != SOL_SOCKET)
 		return -EOPNOTSUPP;
+	if (timeo_of(s, a2))
+		return set_timeo(timeo_of(s, a2), a3, a4);
 	if ((int)a4 < (int)sizeof(int))
 		return -EINVAL;
 	if (copy_from_user(&val, a3, sizeof(val)))

@@ -180,7 +180,7 @@ static long stream_send(struct unix_sock *s, struct uio *u, int flags, bool nonb
 			struct unix_msg *m)
 {
 	struct unix_sock *peer = s->peer;
-	uint64_t sent = 0, total = u->resid;
+	uint64_t sent = 0, total = u->resid, deadline = 0;
 	int err;
 
 	if (m->name)
@@ -201,7 +201,7 @@ static long stream_send(struct unix_sock *s, struct uio *u, int flags, bool nonb
 		if (s->wmem >= s->sndbuf) {
 			if (nonblock)
 				return sent ? (long)sent : -EAGAIN;
-			err = unix_wait(s);
+			err = unix_wait(s, s->sndtimeo, &deadline);
 			if (err)
 				return sent ? (long)sent : err;
 			continue;
@@ -220,7 +220,7 @@ static long stream_send(struct unix_sock *s, struct uio *u, int flags, bool nonb
 /* Datagrams and seqpacket messages: one message, whole, or nothing. */
 static long dgram_send(struct unix_sock *s, struct uio *u, bool nonblock, struct unix_msg *m)
 {
-	uint64_t len = u->resid;
+	uint64_t len = u->resid, deadline = 0;
 	struct unix_sock *other;
 	struct unix_skb *skb;
 	int err;
@@ -235,6 +235,8 @@ static long dgram_send(struct unix_sock *s, struct uio *u, bool nonblock, struct
 			return -ENOTCONN;
 		m->name = 0;
 	}
+	if (s->shutdown & SEND_SHUTDOWN)
+		return -EPIPE;
 	if (!m->name && !s->peer)
 		return -ENOTCONN;
 	if (len > s->sndbuf - 32)
@@ -267,7 +269,8 @@ static long dgram_send(struct unix_sock *s, struct uio *u, bool nonblock, struct
 			   s->wmem >= s->sndbuf) {
 			bool queue_full = s->wmem < s->sndbuf;
 
-			err = nonblock ? -EAGAIN : unix_wait(queue_full ? other : s);
+			err = nonblock ? -EAGAIN
+				       : unix_wait(queue_full ? other : s, s->sndtimeo, &deadline);
 			if (!err) {
 				unix_put(other);
 				continue;
@@ -292,7 +295,7 @@ long unix_send(struct unix_sock *s, struct uio *u, int flags, bool nonblock, str
 {
 	if (flags & MSG_OOB)
 		return -EOPNOTSUPP;
-	nonblock = nonblock || (flags & MSG_DONTWAIT);
+	nonblock = nonblock || (flags & MSG_DONTWAIT) || s->sndtimeo < 0;
 	if (s->type == SOCK_STREAM)
 		return stream_send(s, u, flags, nonblock, m);
 	return dgram_send(s, u, nonblock, m);
@@ -329,7 +332,7 @@ static long stream_recv(struct unix_sock *s, struct uio *u, int flags, bool nonb
 {
 	bool peek = flags & MSG_PEEK;
 	uint64_t size = u->resid, copied = 0;
-	uint64_t target = (flags & MSG_WAITALL) ? size : 1;
+	uint64_t target = (flags & MSG_WAITALL) ? size : 1, deadline = 0;
 	struct unix_skb *skb = 0;
 	long err = 0;
 	bool had_fp;
@@ -356,7 +359,7 @@ static long stream_recv(struct unix_sock *s, struct uio *u, int flags, bool nonb
 				err = -EAGAIN;
 				break;
 			}
-			err = unix_wait(s);
+			err = unix_wait(s, s->rcvtimeo, &deadline);
 			if (err)
 				break;
 			continue;
@@ -389,7 +392,7 @@ static long dgram_recv(struct unix_sock *s, struct uio *u, int flags, bool nonbl
 		       struct unix_msg *m)
 {
 	struct unix_skb *skb;
-	uint64_t n, len;
+	uint64_t n, len, deadline = 0;
 	int err;
 
 	if (s->type == SOCK_SEQPACKET && s->state != UNIX_ESTABLISHED)
@@ -407,7 +410,7 @@ static long dgram_recv(struct unix_sock *s, struct uio *u, int flags, bool nonbl
 			return 0;
 		if (nonblock)
 			return -EAGAIN;
-		err = unix_wait(s);
+		err = unix_wait(s, s->rcvtimeo, &deadline);
 		if (err)
 			return err;
 	}
@@ -427,7 +430,7 @@ long unix_recv(struct unix_sock *s, struct uio *u, int flags, bool nonblock, str
 {
 	if (flags & MSG_OOB)
 		return -EOPNOTSUPP;
-	nonblock = nonblock || (flags & MSG_DONTWAIT);
+	nonblock = nonblock || (flags & MSG_DONTWAIT) || s->rcvtimeo < 0;
 	if (s->type == SOCK_STREAM)
 		return stream_recv(s, u, flags, nonblock, m);
 	return dgram_recv(s, u, flags, nonblock, m);

@@ -13,6 +13,7 @@
 #include "proc/signal.h"
 #include "sys/errno.h"
 #include "sys/uaccess.h"
+#include "time/time.h"
 
 static struct unix_sock *bound_list; /* every live socket with a name */
 static uint32_t autobind_next;
@@ -43,11 +44,35 @@ void unix_wake(struct unix_sock *s)
 	poll_notify();
 }
 
-int unix_wait(struct unix_sock *s)
+int unix_wait(struct unix_sock *chan, int64_t timeo, uint64_t *deadline)
 {
-	if (sched_block(&s->wait, 0, true) == -EINTR && signal_pending(current))
-		return -ERESTARTSYS;
+	int r;
+
+	if (timeo > 0 && !*deadline)
+		*deadline = time_monotonic_ns() + (uint64_t)timeo;
+	r = sched_block(&chan->wait, timeo > 0 ? *deadline : 0, true);
+	if (r == -ETIMEDOUT)
+		return -EAGAIN;
+	if (r == -EINTR && signal_pending(current))
+		return timeo > 0 ? -EINTR : -ERESTARTSYS;
 	return 0;
+}
+
+long unix_unread(const struct file *f)
+{
+	const struct unix_sock *s = unix_of(f);
+	const struct unix_skb *skb;
+	long n = 0;
+
+	if (!s)
+		return -ENOTTY;
+	if (s->state == UNIX_LISTEN)
+		return -EINVAL;
+	if (s->type != SOCK_STREAM)
+		return s->rq_head ? (long)s->rq_head->len : 0;
+	for (skb = s->rq_head; skb; skb = skb->next)
+		n += skb->len - skb->off;
+	return n;
 }
 
 void unix_sigpipe(void)

@@ -25,7 +25,7 @@
  * One CPU and a non-preemptible kernel: nothing runs between a check and
  * the change that follows it, so no locks.  Not implemented: SCM_RIGHTS
  * garbage collection (a socket passed over itself leaks), SCM_CREDENTIALS
- * (-EINVAL), MSG_OOB (-EOPNOTSUPP), SO_RCVTIMEO/SO_SNDTIMEO (-ENOPROTOOPT).
+ * (-EINVAL), MSG_OOB (-EOPNOTSUPP).
  */
 #ifndef EL_FS_UNIX_SOCK_H
 #define EL_FS_UNIX_SOCK_H
@@ -95,6 +95,7 @@ struct unix_sock {
 	bool dead;                /* closed: found by no name, sends to it fail */
 	bool passcred;            /* SO_PASSCRED: accepted and reported only */
 	bool reuseaddr;           /* SO_REUSEADDR: likewise */
+	int64_t rcvtimeo, sndtimeo; /* SO_RCVTIMEO/SO_SNDTIMEO in ns: 0 none, -1 do not wait */
 	struct unix_sock *peer;   /* a reference */
 	struct unix_skb *rq_head, *rq_tail;
 	uint32_t rq_len;          /* messages queued */
@@ -127,8 +128,15 @@ void unix_get(struct unix_sock *s);
 void unix_put(struct unix_sock *s);
 /* s's readiness changed: its sleepers and every poller re-check. */
 void unix_wake(struct unix_sock *s);
-/* Sleeps on s's channel: 0 to re-check, -ERESTARTSYS when a signal is pending. */
-int unix_wait(struct unix_sock *s);
+/*
+ * Sleeps on chan's channel under timeout timeo (ns, 0: none; *deadline, 0
+ * at the first wait of a call, is set from it): 0 to re-check, -EAGAIN once
+ * the timeout passed, on a signal -ERESTARTSYS (-EINTR with a timeout, as
+ * Linux's sock_intr_errno).
+ */
+int unix_wait(struct unix_sock *chan, int64_t timeo, uint64_t *deadline);
+/* Bytes waiting (FIONREAD): a stream's all, a datagram's next; -ENOTTY for no socket. */
+long unix_unread(const struct file *f);
 
 /*
  * A sockaddr_un from user space (addr, len) checked as Linux does (-EINVAL

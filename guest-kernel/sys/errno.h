@@ -34,6 +34,7 @@
 #define EROFS 30
 #define EMLINK 31
 #define EPIPE 32
+#define EDOM 33
 #define ERANGE 34
 #define ENAMETOOLONG 36
 #define ENOSYS 38
