@@ -36,6 +36,7 @@ void check_msg(void);
 void check_rights(void);
 void check_blocking(void);
 void check_signals(void);
+void check_timeouts(void);
 void check_close(void);
 
 #endif

@@ -7,7 +7,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "unixcheck.h"
@@ -127,6 +130,67 @@ void check_signals(void)
 	el_expect("accept_eintr", WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %#x", st);
 	close(l);
 	unlink(path);
+}
+
+static long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* SO_RCVTIMEO ends a blocked read in EAGAIN; MSG_WAITALL waits for every byte; FIONREAD. */
+void check_timeouts(void)
+{
+	int sv[2], n = -1, st;
+	struct timeval tv = {0, 150000}, got = {0, 0};
+	socklen_t len = sizeof(got);
+	char buf[16];
+	long t0, dt;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return;
+	el_expect("so_rcvtimeo_set", setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0 &&
+		  getsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &got, &len) == 0 && got.tv_sec == 0 &&
+		  got.tv_usec >= 140000 && got.tv_usec <= 160000 && len == sizeof(got),
+		  "%ld.%06ld len %u", (long)got.tv_sec, (long)got.tv_usec, len);
+	t0 = now_ms();
+	errno = 0;
+	el_expect("so_rcvtimeo_eagain", read(sv[0], buf, 1) == -1 && errno == EAGAIN, "errno %d",
+		  errno);
+	dt = now_ms() - t0;
+	el_expect("so_rcvtimeo_waited", dt >= 140 && dt < 5000, "waited %ld ms", dt);
+	tv.tv_usec = 1000000;
+	errno = 0;
+	el_expect("so_sndtimeo_edom", setsockopt(sv[0], SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == -1 &&
+		  errno == EDOM, "errno %d", errno);
+	el_expect("fionread_stream", write(sv[1], "abc", 3) == 3 && write(sv[1], "de", 2) == 2 &&
+		  ioctl(sv[0], FIONREAD, &n) == 0 && n == 5, "FIONREAD %d", n);
+	pid = fork();
+	if (pid == 0) {
+		ux_sleep_ms(50);
+		write(sv[1], "fgh", 3);
+		ux_sleep_ms(50);
+		write(sv[1], "ij", 2);
+		_exit(0);
+	}
+	tv.tv_sec = 0;
+	tv.tv_usec = 0;
+	setsockopt(sv[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	n = (int)recv(sv[0], buf, 10, MSG_WAITALL);
+	st = ux_wait(pid);
+	el_expect("msg_waitall", n == 10 && !memcmp(buf, "abcdefghij", 10) && st == 0, "got %d", n);
+	close(sv[0]);
+	close(sv[1]);
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, sv))
+		return;
+	n = -1;
+	el_expect("fionread_dgram", send(sv[1], "four", 4, 0) == 4 && send(sv[1], "sixsix", 6, 0) == 6 &&
+		  ioctl(sv[0], FIONREAD, &n) == 0 && n == 4, "FIONREAD %d", n);
+	close(sv[0]);
+	close(sv[1]);
 }
 
 void check_close(void)

@@ -222,6 +222,7 @@ int main(void)
 	check_rights();
 	check_blocking();
 	check_signals();
+	check_timeouts();
 	check_close();
 	return el_summary("unixcheck");
 }

@@ -43,6 +43,19 @@ void check_dgram(void)
 	errno = 0;
 	el_expect("dgram_emsgsize", send(sv[0], big, sizeof(big), 0) == -1 && errno == EMSGSIZE,
 		  "errno %d", errno);
+	errno = 0;
+	el_expect("dgram_peer_shut_rd", shutdown(sv[1], SHUT_RD) == 0 && send(sv[0], "x", 1, 0) == -1 &&
+		  errno == EPIPE && !ux_sigpipe_pending(), "errno %d", errno);
+	errno = 0;
+	el_expect("dgram_shut_wr", shutdown(sv[1], SHUT_WR) == 0 && send(sv[1], "x", 1, 0) == -1 &&
+		  errno == EPIPE, "errno %d", errno);
+	close(sv[1]);
+	errno = 0;
+	el_expect("dgram_no_eof", recv(sv[0], buf, sizeof(buf), 0) == -1 && errno == EAGAIN,
+		  "a datagram socket whose peer closed reads errno %d", errno);
+	close(sv[0]);
+	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0, sv))
+		return;
 	close(sv[0]);
 	close(sv[1]);
 
