@@ -157,7 +157,7 @@ SYSCALL(socketpair)
 
 SYSCALL(bind)
 {
-	uint8_t name[UNIX_ADDR_MAX];
+	uint8_t name[UNIX_NAME_MAX];
 	uint32_t namelen;
 	long err;
 	struct unix_sock *s = sock_fd(a0, &err);
@@ -270,7 +270,7 @@ static long dgram_connect(struct unix_sock *s, const uint8_t *name, uint32_t nam
 
 SYSCALL(connect)
 {
-	uint8_t name[UNIX_ADDR_MAX];
+	uint8_t name[UNIX_NAME_MAX];
 	uint32_t namelen;
 	uint16_t family;
 	long err;

@@ -79,7 +79,7 @@ static long send_common(struct unix_sock *s, struct file *f, struct uio *u, int 
 
 SYSCALL(sendto)
 {
-	uint8_t name[UNIX_ADDR_MAX];
+	uint8_t name[UNIX_NAME_MAX];
 	struct unix_msg m = {0};
 	struct file *f;
 	struct uio u;
@@ -165,7 +165,7 @@ static long control_from_user(uint64_t uctl, uint64_t len, struct unix_msg *m, s
 
 static long do_sendmsg(uint64_t fd, uint64_t umsg, uint64_t flags)
 {
-	uint8_t name[UNIX_ADDR_MAX];
+	uint8_t name[UNIX_NAME_MAX];
 	struct file *fp[SCM_MAX_FD];
 	struct unix_msg m = {.fp = fp};
 	struct msghdr_user h;

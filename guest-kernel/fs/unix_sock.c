@@ -211,13 +211,11 @@ int unix_addr_from_user(uint64_t uaddr, uint64_t len, uint8_t *name, uint32_t *n
 		return -EINVAL;
 	*namelen = (uint32_t)len;
 	if (len > UNIX_PATH_OFF && name[UNIX_PATH_OFF]) {
-		/* A path ends at its first NUL; its length counts one NUL, as Linux reports it. */
+		/* A path ends at its first NUL or at len, where a NUL is added (index <= 110). */
 		size_t n = 0;
 
 		while (UNIX_PATH_OFF + n < len && name[UNIX_PATH_OFF + n])
 			n++;
-		if (UNIX_PATH_OFF + n == UNIX_ADDR_MAX)
-			n--; /* Linux too drops the last byte of a full, unterminated sun_path */
 		name[UNIX_PATH_OFF + n] = 0;
 		*namelen = (uint32_t)(UNIX_PATH_OFF + n + 1);
 	}

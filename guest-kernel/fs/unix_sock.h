@@ -63,6 +63,7 @@
 
 #define UNIX_PATH_OFF 2        /* offsetof(struct sockaddr_un, sun_path) */
 #define UNIX_ADDR_MAX 110      /* sizeof(struct sockaddr_un) */
+#define UNIX_NAME_MAX 111      /* a name as kept: a full 108-byte path and the NUL Linux adds */
 #define UNIX_BUF_DEFAULT 212992 /* net.core.wmem_default, rmem_default */
 #define UNIX_BUF_MAX 212992     /* net.core.wmem_max, rmem_max */
 #define UNIX_SNDBUF_MIN 4608    /* SOCK_MIN_SNDBUF */
@@ -106,7 +107,7 @@ struct unix_sock {
 	int peer_pid;             /* SO_PEERCRED (uid and gid: 0, everything runs as root) */
 	bool has_peercred;
 	uint32_t addr_len;        /* 0: unbound; else the sockaddr_un length getsockname reports */
-	uint8_t addr[UNIX_ADDR_MAX];
+	uint8_t addr[UNIX_NAME_MAX];
 	struct inode *node;       /* bound to a path: its S_IFSOCK node */
 	struct unix_sock *bound_next;
 	char wait;                /* sleep channel (its address): data, room, connections */
@@ -140,8 +141,10 @@ long unix_unread(const struct file *f);
 
 /*
  * A sockaddr_un from user space (addr, len) checked as Linux does (-EINVAL
- * for a length outside 2..110 or a family not AF_UNIX), into name/namelen:
- * namelen 2 means the empty name (autobind).  0 or -errno.
+ * for a length outside 2..110 or a family not AF_UNIX), into
+ * name[UNIX_NAME_MAX]/namelen: namelen 2 means the empty name (autobind).
+ * A path's length counts one NUL, so a full 108-byte path is 111 long, as
+ * Linux's getsockname reports it.  0 or -errno.
  */
 int unix_addr_from_user(uint64_t uaddr, uint64_t len, uint8_t *name, uint32_t *namelen);
 /* Binds s to name (namelen > 2) or an autobind name (namelen 2): 0 or -errno. */
@@ -179,7 +182,7 @@ int uio_from_user(struct uio *u, void *dst, size_t n);
 struct unix_msg {
 	const uint8_t *name;  /* send: destination, or NULL */
 	uint32_t namelen;
-	uint8_t from[UNIX_ADDR_MAX]; /* receive: the sender's name */
+	uint8_t from[UNIX_NAME_MAX]; /* receive: the sender's name */
 	uint32_t fromlen;     /* 0: no name (Linux leaves msg_namelen 0) */
 	struct file **fp;     /* send: descriptors to pass (references held by the caller) */
 	uint32_t nfp;
