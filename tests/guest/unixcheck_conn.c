@@ -15,6 +15,35 @@
 
 static char path[64], path2[64];
 
+/* A sun_path of 108 bytes and no NUL: Linux takes it whole and reports 111 bytes. */
+static void check_full_path(void)
+{
+	struct sockaddr_un a;
+	struct {
+		struct sockaddr_un u;
+		char extra[16];
+	} g;
+	socklen_t len = sizeof(g);
+	char p[sizeof(a.sun_path) + 1];
+	int s = socket(AF_UNIX, SOCK_STREAM, 0), c = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	memset(&a, 'u', sizeof(a));
+	a.sun_family = AF_UNIX;
+	memcpy(a.sun_path, "/tmp/", 5);
+	memcpy(p, a.sun_path, sizeof(a.sun_path));
+	p[sizeof(a.sun_path)] = 0;
+	unlink(p);
+	memset(&g, 0, sizeof(g));
+	el_expect("full_path_bind", bind(s, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+		  getsockname(s, (struct sockaddr *)&g, &len) == 0 && len == sizeof(a) + 1 &&
+		  g.u.sun_path[sizeof(a.sun_path) - 1] == 'u', "%s, len %u", strerror(errno), len);
+	el_expect("full_path_connect", listen(s, 1) == 0 &&
+		  connect(c, (struct sockaddr *)&a, sizeof(a)) == 0, "%s", strerror(errno));
+	close(c);
+	close(s);
+	unlink(p);
+}
+
 void check_names(void)
 {
 	struct sockaddr_un a, b;
@@ -103,6 +132,7 @@ void check_names(void)
 		  errno == EADDRINUSE, "errno %d", errno);
 	el_expect("unlink_sock", unlink(path) == 0, "%s", strerror(errno));
 	close(s1);
+	check_full_path();
 }
 
 void check_connect(void)
