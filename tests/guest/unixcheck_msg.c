@@ -239,6 +239,17 @@ void check_rights(void)
 	/* The pipe's write end lived on in flight only: with it closed, EOF. */
 	el_expect("scm_rights_dropped_closed", read(p[0], buf, 1) == 0, "%s", strerror(errno));
 	close(p[0]);
+	/* A socket passed over a socket: the received end talks to its old peer. */
+	if (socketpair(AF_UNIX, SOCK_DGRAM, 0, p) == 0) {
+		send_fd(sv[0], p[1]);
+		close(p[1]);
+		fd = recv_fd(sv[1], CMSG_SPACE(sizeof(int)), 0, &flags);
+		el_expect("scm_rights_socket", fd >= 0 && send(fd, "sock", 4, 0) == 4 &&
+			  recv(p[0], buf, sizeof(buf), 0) == 4 && !memcmp(buf, "sock", 4),
+			  "fd %d: %s", fd, strerror(errno));
+		close(fd);
+		close(p[0]);
+	}
 	close(sv[0]);
 	close(sv[1]);
 }
