@@ -13,6 +13,7 @@
 #define DT_DIR 4
 #define DT_REG 8
 #define DT_LNK 10
+#define DT_SOCK 12
 
 static uint8_t dirent_type(uint32_t mode)
 {
@@ -20,6 +21,8 @@ static uint8_t dirent_type(uint32_t mode)
 		return DT_DIR;
 	if (S_ISLNK(mode))
 		return DT_LNK;
+	if (S_ISSOCK(mode))
+		return DT_SOCK;
 	return S_ISCHR(mode) ? DT_CHR : DT_REG;
 }
 

@@ -6,6 +6,7 @@
 #include "fs/file.h"
 #include "fs/lock.h"
 #include "fs/pipe.h"
+#include "fs/unix_sock.h"
 #include "proc/process.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
@@ -28,7 +29,8 @@
 
 /*
  * No terminals here: every ioctl (TCGETS, TIOCGWINSZ, ...) says "not a tty",
- * but FIONREAD on a pipe, the bytes waiting (an int, as Linux writes it).
+ * but FIONREAD on a pipe or a socket, the bytes waiting (an int, as Linux
+ * writes it; a datagram socket's next message, -EINVAL on a listener).
  */
 SYSCALL(ioctl)
 {
@@ -38,8 +40,11 @@ SYSCALL(ioctl)
 	(void)a3, (void)a4, (void)a5;
 	if (!f)
 		return -EBADF;
-	if (a1 != FIONREAD || (n = pipe_unread(f)) < 0)
+	if (a1 != FIONREAD)
 		return -ENOTTY;
+	n = unix_of(f) ? unix_unread(f) : pipe_unread(f);
+	if (n < 0)
+		return n;
 	return copy_to_user(a2, &(int){(int)n}, sizeof(int));
 }
 

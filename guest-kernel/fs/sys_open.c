@@ -35,6 +35,8 @@ static int open_existing(struct inode *n, uint32_t flags)
 		return 0;
 	if (S_ISLNK(n->mode))
 		return -ELOOP;
+	if (S_ISSOCK(n->mode))
+		return -ENXIO; /* a bound socket's name: connect to it, open does not */
 	if ((flags & O_DIRECTORY) && !S_ISDIR(n->mode))
 		return -ENOTDIR;
 	if (S_ISDIR(n->mode) && (write || (flags & O_CREAT)))

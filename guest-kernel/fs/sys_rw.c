@@ -4,6 +4,7 @@
  * assignment.
  */
 #include "fs/file.h"
+#include "fs/unix_sock.h"
 #include "proc/process.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
@@ -78,6 +79,8 @@ static long do_vec(rw_fn *rw, uint64_t fd, uint64_t uiov, uint64_t cnt)
 		return -EBADF;
 	if (cnt > UIO_MAXIOV)
 		return -EINVAL;
+	if (unix_of(f)) /* one message, not one per element */
+		return rw == do_read ? unix_readv(f, uiov, cnt) : unix_writev(f, uiov, cnt);
 	for (i = 0; i < cnt; i++) {
 		long ret;
 

@@ -21,10 +21,12 @@
 #define S_IFLNK 0120000
 #define S_IFCHR 0020000
 #define S_IFIFO 0010000
+#define S_IFSOCK 0140000
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
 #define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
+#define S_ISSOCK(m) (((m) & S_IFMT) == S_IFSOCK)
 
 #define NAME_MAX 255
 #define PATH_MAX 4096

@@ -34,6 +34,7 @@
 #define EROFS 30
 #define EMLINK 31
 #define EPIPE 32
+#define EDOM 33
 #define ERANGE 34
 #define EDEADLK 35
 #define ENAMETOOLONG 36
@@ -42,7 +43,21 @@
 #define ENOTEMPTY 39
 #define ELOOP 40
 #define EOVERFLOW 75
+#define ENOTSOCK 88
+#define EDESTADDRREQ 89
+#define EMSGSIZE 90
+#define EPROTOTYPE 91
+#define ENOPROTOOPT 92
+#define EPROTONOSUPPORT 93
+#define ESOCKTNOSUPPORT 94
 #define EOPNOTSUPP 95
+#define EAFNOSUPPORT 97
+#define EADDRINUSE 98
+#define ECONNRESET 104
+#define ENOBUFS 105
+#define EISCONN 106
+#define ENOTCONN 107
+#define ECONNREFUSED 111
 #define ETIMEDOUT 110
 
 /* Kernel-internal: never seen by user mode (the signal code restarts or turns them into EINTR). */

@@ -48,6 +48,24 @@ SYSCALL(flock);
 SYSCALL(pipe);
 SYSCALL(pipe2);
 
+/* fs/sys_socket.c, fs/sys_sockmsg.c: AF_UNIX sockets */
+SYSCALL(socket);
+SYSCALL(socketpair);
+SYSCALL(bind);
+SYSCALL(listen);
+SYSCALL(connect);
+SYSCALL(accept);
+SYSCALL(accept4);
+SYSCALL(shutdown);
+SYSCALL(getsockname);
+SYSCALL(getpeername);
+SYSCALL(getsockopt);
+SYSCALL(setsockopt);
+SYSCALL(sendto);
+SYSCALL(recvfrom);
+SYSCALL(sendmsg);
+SYSCALL(recvmsg);
+
 /* fs/sys_open.c: creating, opening, removing names */
 SYSCALL(open);
 SYSCALL(openat);

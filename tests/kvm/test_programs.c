@@ -298,3 +298,25 @@ Test(programs, proccheck)
 	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
 	proc_free(&p);
 }
+
+/*
+ * AF_UNIX sockets (tests/guest/unixcheck, issue 25): socketpair, path,
+ * abstract and autobind names, listen/connect/accept4 and the backlog,
+ * stream, datagram and seqpacket data (boundaries, MSG_PEEK, MSG_TRUNC,
+ * iovecs), SCM_RIGHTS, options (SO_PEERCRED ...), blocking with EINTR and
+ * SA_RESTART, shutdown, and the peer's close (EOF, EPIPE with SIGPIPE,
+ * ECONNRESET).  The program checks Linux's behaviour (it passes on a Linux
+ * host); here every check must pass, on our kernel.
+ */
+Test(programs, unixcheck)
+{
+	const char *argv[] = {EL_ENTRYLAB, "run", "--timeout", "120", "-o", tmp_output("unixcheck.jsonl"),
+			      "--exec", GUEST_BIN "unixcheck", NULL};
+	struct el_proc p;
+
+	proc_run(&p, argv);
+	cr_expect_eq(p.status, 0, "unixcheck failed in the guest:\n%s\n%s", p.out, p.err);
+	cr_expect(strstr(p.out, "unixcheck: 140 passed, 0 failed, 0 skipped"), "%s", p.out);
+	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
+	proc_free(&p);
+}
