@@ -1,6 +1,7 @@
 /*
  * Open files and descriptor tables (file.h).
  */
+#include "fs/epoll.h"
 #include "fs/file.h"
 #include "mm/kmalloc.h"
 #include "proc/process.h"
@@ -34,6 +35,7 @@ void file_put(struct file *f)
 {
 	if (--f->refs)
 		return;
+	epoll_file_gone(f);
 	if (f->ops && f->ops->release && !(f->flags & O_PATH))
 		f->ops->release(f);
 	f->inode->opens--;

@@ -10,6 +10,7 @@
  * it may unblock, and every sleeper re-checks its condition.
  */
 #include "fs/pipe.h"
+#include "fs/poll.h"
 #include "mm/frame.h"
 #include "mm/kmalloc.h"
 #include "mm/layout.h"
@@ -25,7 +26,8 @@ struct pipe {
 	uint64_t pages[PIPE_PAGES]; /* the ring, page by page (frame addresses) */
 	uint32_t head;             /* next byte to read */
 	uint32_t count;            /* bytes waiting */
-	uint32_t readers, writers; /* open files of each end */
+	uint32_t readers, writers; /* open files of each end (O_RDWR counts in both) */
+	uint32_t r_counter, w_counter; /* opens of each end ever (a FIFO waits for the other's to move) */
 	char wait_data, wait_room; /* sleep channels (their addresses) */
 	struct inode *inode;
 };
@@ -91,8 +93,10 @@ static long pipe_read(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
 	}
 	if (!p->count)
 		p->head = 0;
-	if (done)
+	if (done) {
 		wake_up(&p->wait_room);
+		poll_notify_key(p, POLLOUT | POLLWRNORM);
+	}
 	return done ? (long)done : -EFAULT;
 }
 
@@ -129,6 +133,7 @@ static long pipe_write(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
 			p->count += (uint32_t)n;
 			done += n;
 			wake_up(&p->wait_data);
+			poll_notify_key(p, POLLIN | POLLRDNORM);
 			if (done == len)
 				return (long)done;
 			continue;
@@ -145,41 +150,73 @@ static void pipe_release(struct file *f)
 {
 	struct pipe *p = f->priv;
 
-	if ((f->flags & O_ACCMODE) == O_RDONLY)
+	if (file_readable(f))
 		p->readers--;
-	else
+	if (file_writable(f))
 		p->writers--;
 	wake_up(&p->wait_data);
 	wake_up(&p->wait_room);
+	poll_notify_key(p, 0);
 	if (p->readers || p->writers)
 		return;
 	p->inode->nlink = 0; /* file_put frees the node after this */
 	pipe_free(p);
 }
 
+/* As Linux's pipe_poll: POLLHUP once every writer has gone (a FIFO: one that came after us). */
+static uint32_t pipe_poll(struct file *f)
+{
+	struct pipe *p = f->priv;
+	uint32_t mask = 0;
+
+	if (file_readable(f)) {
+		if (p->count)
+			mask |= POLLIN | POLLRDNORM;
+		if (!p->writers && f->version != p->w_counter)
+			mask |= POLLHUP;
+	}
+	if (file_writable(f)) {
+		if (PIPE_DEF_SIZE - p->count >= PIPE_BUF) /* Linux: a free page slot */
+			mask |= POLLOUT | POLLWRNORM;
+		if (!p->readers)
+			mask |= POLLERR;
+	}
+	return mask;
+}
+
 static const struct file_ops pipe_ops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.release = pipe_release,
+	.poll = pipe_poll,
 };
+
+static struct pipe *pipe_alloc(struct inode *node)
+{
+	struct pipe *p = kzalloc(sizeof(*p));
+	unsigned i;
+
+	for (i = 0; p && i < PIPE_PAGES; i++) {
+		if (!(p->pages[i] = frame_alloc())) {
+			pipe_free(p);
+			return 0;
+		}
+	}
+	if (p)
+		p->inode = node;
+	return p;
+}
 
 int pipe_create(uint32_t flags, struct file **rd, struct file **wr)
 {
-	struct pipe *p = kzalloc(sizeof(*p));
 	struct inode *node = kzalloc(sizeof(*node));
+	struct pipe *p = node ? pipe_alloc(node) : 0;
 	int err = -ENOMEM;
-	unsigned i;
 
-	for (i = 0; p && i < PIPE_PAGES; i++)
-		if (!(p->pages[i] = frame_alloc()))
-			break;
-	if (!p || !node || i < PIPE_PAGES) {
+	if (!p) {
 		kfree(node, sizeof(*node));
-		if (p)
-			pipe_free(p);
 		return -ENOMEM;
 	}
-	p->inode = node;
 	node->ino = vfs_next_ino();
 	node->mode = S_IFIFO | 0600;
 	node->nlink = 1;
@@ -188,14 +225,14 @@ int pipe_create(uint32_t flags, struct file **rd, struct file **wr)
 	if (!*rd)
 		goto fail;
 	(*rd)->priv = p;
-	p->readers = 1;
+	p->readers = p->r_counter = 1;
 	*wr = file_open(node, O_WRONLY | (flags & O_NONBLOCK), &err);
 	if (!*wr) {
 		file_put(*rd); /* the release frees the pipe and, with it, the node */
 		return err;
 	}
 	(*wr)->priv = p;
-	p->writers = 1;
+	p->writers = p->w_counter = 1;
 	return 0;
 fail:
 	pipe_free(p);

@@ -6,6 +6,9 @@
  * goes in whole or not at all; a write with no read end open is SIGPIPE and
  * -EPIPE; O_NONBLOCK is -EAGAIN where a call would sleep; a sleep a signal
  * interrupts ends in what was moved or -ERESTARTSYS (SA_RESTART restarts).
+ * Readiness as Linux's pipe_poll (fs/poll.h): POLLIN with data, POLLOUT with
+ * room for PIPE_BUF bytes, POLLHUP on a read end once no writer is left,
+ * POLLERR on a write end once no reader is.
  */
 #ifndef EL_FS_PIPE_H
 #define EL_FS_PIPE_H
