@@ -159,7 +159,10 @@ static void pipe_release(struct file *f)
 	poll_notify_key(p, 0);
 	if (p->readers || p->writers)
 		return;
-	p->inode->nlink = 0; /* file_put frees the node after this */
+	if (S_ISFIFO(p->inode->mode) && p->inode->pipe == p)
+		p->inode->pipe = 0; /* a FIFO keeps its name; the next open brings a new pipe */
+	else
+		p->inode->nlink = 0; /* file_put frees the node after this */
 	pipe_free(p);
 }
 
@@ -240,6 +243,62 @@ fail:
 	vfs_release(node);
 	return err;
 }
+
+/* Sleeps until *counter moves off seen: 0, or -ERESTARTSYS (a signal). */
+static int fifo_wait_partner(struct pipe *p, const uint32_t *counter)
+{
+	uint32_t seen = *counter;
+
+	while (*counter == seen)
+		if (pipe_wait(&p->wait_data))
+			return -ERESTARTSYS;
+	return 0;
+}
+
+/* fifo(7) as Linux's fifo_open: the opener of one end waits for the other's first open. */
+static int fifo_open(struct file *f)
+{
+	struct inode *node = f->inode;
+	struct pipe *p = node->pipe;
+	bool nonblock = f->flags & O_NONBLOCK;
+	int err = 0;
+
+	if ((f->flags & O_ACCMODE) == O_WRONLY && nonblock && !(p && p->readers))
+		return -ENXIO;
+	if (!p && !(p = node->pipe = pipe_alloc(node)))
+		return -ENOMEM;
+	f->priv = p;
+	f->ops = &pipe_ops; /* from here on it is a pipe end: reads, writes, poll, release */
+	switch (f->flags & O_ACCMODE) {
+	case O_RDONLY:
+		p->readers++, p->r_counter++;
+		if (!p->writers) {
+			if (nonblock)
+				f->version = p->w_counter; /* no POLLHUP before a writer came and went */
+			else
+				err = fifo_wait_partner(p, &p->w_counter);
+		}
+		break;
+	case O_WRONLY:
+		p->writers++, p->w_counter++;
+		if (!p->readers)
+			err = fifo_wait_partner(p, &p->r_counter);
+		break;
+	default: /* O_RDWR: never waits, as on Linux (POSIX leaves it undefined) */
+		p->readers++, p->r_counter++;
+		p->writers++, p->w_counter++;
+		break;
+	}
+	wake_up(&p->wait_data); /* a partner waiting in open, and readers or writers waiting for data */
+	wake_up(&p->wait_room);
+	poll_notify_key(p, 0);
+	/* An interrupted wait: file_open's file_put runs pipe_release, which undoes our count. */
+	return err;
+}
+
+const struct file_ops fifo_ops = {
+	.open = fifo_open,
+};
 
 long pipe_size(const struct file *f)
 {

@@ -35,6 +35,8 @@ static int open_existing(struct inode *n, uint32_t flags)
 		return 0;
 	if (S_ISLNK(n->mode))
 		return -ELOOP;
+	if ((n->mode & S_IFMT) == 0140000) /* a socket's node: opened by connect, not open (ENXIO) */
+		return -ENXIO;
 	if ((flags & O_DIRECTORY) && !S_ISDIR(n->mode))
 		return -ENOTDIR;
 	if (S_ISDIR(n->mode) && (write || (flags & O_CREAT)))

@@ -23,6 +23,7 @@
 #define S_ISREG(m) (((m) & S_IFMT) == S_IFREG)
 #define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
 #define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
+#define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
 
 #define NAME_MAX 255
 #define PATH_MAX 4096
@@ -61,6 +62,7 @@ struct inode {
 	size_t namelen;
 	const uint8_t *data; /* initrd file contents or symlink target */
 	uint64_t *pages;     /* /tmp file: up to REGFILE_MAX_PAGES frame addresses */
+	struct pipe *pipe;   /* FIFO: its pipe while any end is open (pipe.c) */
 };
 
 extern struct inode *vfs_root;

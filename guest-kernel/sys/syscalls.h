@@ -59,6 +59,10 @@ SYSCALL(epoll_wait);
 SYSCALL(epoll_pwait);
 SYSCALL(epoll_pwait2);
 
+/* fs/sys_mknod.c: FIFOs and other nodes */
+SYSCALL(mknod);
+SYSCALL(mknodat);
+
 /* fs/sys_open.c: creating, opening, removing names */
 SYSCALL(open);
 SYSCALL(openat);

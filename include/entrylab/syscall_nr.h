@@ -71,6 +71,7 @@
 #define EL_NR_rt_sigtimedwait        128
 #define EL_NR_rt_sigsuspend          130
 #define EL_NR_sigaltstack            131
+#define EL_NR_mknod                  133
 #define EL_NR_modify_ldt             154
 #define EL_NR_prctl                  157
 #define EL_NR_arch_prctl             158
@@ -98,6 +99,7 @@
 #define EL_NR_waitid                 247
 #define EL_NR_openat                 257
 #define EL_NR_mkdirat                258
+#define EL_NR_mknodat                259
 #define EL_NR_newfstatat             262
 #define EL_NR_unlinkat               263
 #define EL_NR_readlinkat             267
