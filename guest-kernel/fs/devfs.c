@@ -6,6 +6,7 @@
  */
 #include "fs/devfs.h"
 #include "fs/file.h"
+#include "fs/poll.h"
 #include "lib/console.h"
 #include "lib/hostio.h"
 #include "lib/panic.h"
@@ -81,7 +82,15 @@ static long console_write_user(struct file *f, uint64_t ubuf, size_t len, uint64
 	return (long)done;
 }
 
-static const struct file_ops console_ops = {.read = read_eof, .write = console_write_user};
+/* A tty answers poll (epoll accepts it); ours reads end of file at once and always takes output. */
+static uint32_t console_poll(struct file *f)
+{
+	(void)f;
+	return POLL_ALWAYS;
+}
+
+static const struct file_ops console_ops = {
+	.read = read_eof, .write = console_write_user, .poll = console_poll};
 static const struct file_ops null_ops = {.read = read_eof, .write = write_sink, .seekable = true};
 static const struct file_ops zero_ops = {.read = read_zero, .write = write_sink, .seekable = true};
 static const struct file_ops full_ops = {.read = read_zero, .write = write_full, .seekable = true};

@@ -1,6 +1,7 @@
 /*
  * Open files and descriptor tables (file.h).
  */
+#include "fs/epoll.h"
 #include "fs/file.h"
 #include "fs/lock.h"
 #include "mm/kmalloc.h"
@@ -36,6 +37,7 @@ void file_put(struct file *f)
 	if (--f->refs)
 		return;
 	lock_release_file(f);
+	epoll_file_gone(f);
 	if (f->ops && f->ops->release && !(f->flags & O_PATH))
 		f->ops->release(f);
 	f->inode->opens--;

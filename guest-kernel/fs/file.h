@@ -32,6 +32,7 @@ struct file {
 	uint64_t pos;
 	uint32_t flags; /* O_ACCMODE | O_APPEND | O_NONBLOCK ... as opened */
 	uint32_t refs;  /* descriptors sharing it (dup) */
+	uint32_t version; /* pipes: the write opens seen at open (Linux f_version, for POLLHUP) */
 	void *priv;
 };
 

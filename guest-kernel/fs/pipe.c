@@ -10,6 +10,7 @@
  * it may unblock, and every sleeper re-checks its condition.
  */
 #include "fs/pipe.h"
+#include "fs/poll.h"
 #include "mm/frame.h"
 #include "mm/kmalloc.h"
 #include "mm/layout.h"
@@ -25,7 +26,8 @@ struct pipe {
 	uint64_t pages[PIPE_PAGES]; /* the ring, page by page (frame addresses) */
 	uint32_t head;             /* next byte to read */
 	uint32_t count;            /* bytes waiting */
-	uint32_t readers, writers; /* open files of each end */
+	uint32_t readers, writers; /* open files of each end (O_RDWR counts in both) */
+	uint32_t r_counter, w_counter; /* opens of each end ever (a FIFO waits for the other's to move) */
 	char wait_data, wait_room; /* sleep channels (their addresses) */
 	struct inode *inode;
 };
@@ -91,8 +93,10 @@ static long pipe_read(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
 	}
 	if (!p->count)
 		p->head = 0;
-	if (done)
+	if (done) {
 		wake_up(&p->wait_room);
+		poll_notify_key(p, POLLOUT | POLLWRNORM);
+	}
 	return done ? (long)done : -EFAULT;
 }
 
@@ -129,6 +133,7 @@ static long pipe_write(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
 			p->count += (uint32_t)n;
 			done += n;
 			wake_up(&p->wait_data);
+			poll_notify_key(p, POLLIN | POLLRDNORM);
 			if (done == len)
 				return (long)done;
 			continue;
@@ -145,41 +150,76 @@ static void pipe_release(struct file *f)
 {
 	struct pipe *p = f->priv;
 
-	if ((f->flags & O_ACCMODE) == O_RDONLY)
+	if (file_readable(f))
 		p->readers--;
-	else
+	if (file_writable(f))
 		p->writers--;
 	wake_up(&p->wait_data);
 	wake_up(&p->wait_room);
+	poll_notify_key(p, 0);
 	if (p->readers || p->writers)
 		return;
-	p->inode->nlink = 0; /* file_put frees the node after this */
+	if (S_ISFIFO(p->inode->mode) && p->inode->pipe == p)
+		p->inode->pipe = 0; /* a FIFO keeps its name; the next open brings a new pipe */
+	else
+		p->inode->nlink = 0; /* file_put frees the node after this */
 	pipe_free(p);
+}
+
+/* As Linux's pipe_poll: POLLHUP once every writer has gone (a FIFO: one that came after us). */
+static uint32_t pipe_poll(struct file *f)
+{
+	struct pipe *p = f->priv;
+	uint32_t mask = 0;
+
+	if (file_readable(f)) {
+		if (p->count)
+			mask |= POLLIN | POLLRDNORM;
+		if (!p->writers && f->version != p->w_counter)
+			mask |= POLLHUP;
+	}
+	if (file_writable(f)) {
+		if (PIPE_DEF_SIZE - p->count >= PIPE_BUF) /* Linux: a free page slot */
+			mask |= POLLOUT | POLLWRNORM;
+		if (!p->readers)
+			mask |= POLLERR;
+	}
+	return mask;
 }
 
 static const struct file_ops pipe_ops = {
 	.read = pipe_read,
 	.write = pipe_write,
 	.release = pipe_release,
+	.poll = pipe_poll,
 };
+
+static struct pipe *pipe_alloc(struct inode *node)
+{
+	struct pipe *p = kzalloc(sizeof(*p));
+	unsigned i;
+
+	for (i = 0; p && i < PIPE_PAGES; i++) {
+		if (!(p->pages[i] = frame_alloc())) {
+			pipe_free(p);
+			return 0;
+		}
+	}
+	if (p)
+		p->inode = node;
+	return p;
+}
 
 int pipe_create(uint32_t flags, struct file **rd, struct file **wr)
 {
-	struct pipe *p = kzalloc(sizeof(*p));
 	struct inode *node = kzalloc(sizeof(*node));
+	struct pipe *p = node ? pipe_alloc(node) : 0;
 	int err = -ENOMEM;
-	unsigned i;
 
-	for (i = 0; p && i < PIPE_PAGES; i++)
-		if (!(p->pages[i] = frame_alloc()))
-			break;
-	if (!p || !node || i < PIPE_PAGES) {
+	if (!p) {
 		kfree(node, sizeof(*node));
-		if (p)
-			pipe_free(p);
 		return -ENOMEM;
 	}
-	p->inode = node;
 	node->ino = vfs_next_ino();
 	node->mode = S_IFIFO | 0600;
 	node->nlink = 1;
@@ -188,14 +228,14 @@ int pipe_create(uint32_t flags, struct file **rd, struct file **wr)
 	if (!*rd)
 		goto fail;
 	(*rd)->priv = p;
-	p->readers = 1;
+	p->readers = p->r_counter = 1;
 	*wr = file_open(node, O_WRONLY | (flags & O_NONBLOCK), &err);
 	if (!*wr) {
 		file_put(*rd); /* the release frees the pipe and, with it, the node */
 		return err;
 	}
 	(*wr)->priv = p;
-	p->writers = 1;
+	p->writers = p->w_counter = 1;
 	return 0;
 fail:
 	pipe_free(p);
@@ -203,6 +243,62 @@ fail:
 	vfs_release(node);
 	return err;
 }
+
+/* Sleeps until *counter moves off seen: 0, or -ERESTARTSYS (a signal). */
+static int fifo_wait_partner(struct pipe *p, const uint32_t *counter)
+{
+	uint32_t seen = *counter;
+
+	while (*counter == seen)
+		if (pipe_wait(&p->wait_data))
+			return -ERESTARTSYS;
+	return 0;
+}
+
+/* fifo(7) as Linux's fifo_open: the opener of one end waits for the other's first open. */
+static int fifo_open(struct file *f)
+{
+	struct inode *node = f->inode;
+	struct pipe *p = node->pipe;
+	bool nonblock = f->flags & O_NONBLOCK;
+	int err = 0;
+
+	if ((f->flags & O_ACCMODE) == O_WRONLY && nonblock && !(p && p->readers))
+		return -ENXIO;
+	if (!p && !(p = node->pipe = pipe_alloc(node)))
+		return -ENOMEM;
+	f->priv = p;
+	f->ops = &pipe_ops; /* from here on it is a pipe end: reads, writes, poll, release */
+	switch (f->flags & O_ACCMODE) {
+	case O_RDONLY:
+		p->readers++, p->r_counter++;
+		if (!p->writers) {
+			if (nonblock)
+				f->version = p->w_counter; /* no POLLHUP before a writer came and went */
+			else
+				err = fifo_wait_partner(p, &p->w_counter);
+		}
+		break;
+	case O_WRONLY:
+		p->writers++, p->w_counter++;
+		if (!p->readers)
+			err = fifo_wait_partner(p, &p->r_counter);
+		break;
+	default: /* O_RDWR: never waits, as on Linux (POSIX leaves it undefined) */
+		p->readers++, p->r_counter++;
+		p->writers++, p->w_counter++;
+		break;
+	}
+	wake_up(&p->wait_data); /* a partner waiting in open, and readers or writers waiting for data */
+	wake_up(&p->wait_room);
+	poll_notify_key(p, 0);
+	/* An interrupted wait: file_open's file_put runs pipe_release, which undoes our count. */
+	return err;
+}
+
+const struct file_ops fifo_ops = {
+	.open = fifo_open,
+};
 
 long pipe_size(const struct file *f)
 {

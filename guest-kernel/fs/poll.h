@@ -11,7 +11,12 @@
  *     closed, a connection queued ...) calls poll_notify() after the change.
  *     The waiters block on one channel and re-ask every file they watch:
  *     one CPU and few tasks, so a wake of all pollers is cheaper than a wait
- *     queue per file and cannot miss an event.
+ *     queue per file and cannot miss an event.  poll_notify_key(key, events)
+ *     says which files changed (those whose f->priv is key) and what may
+ *     have become true (POLL* bits, 0: anything): the same wake, and epoll's
+ *     edge-triggered entries learn of an event only from their own file and
+ *     only for bits they asked for, as Linux's keyed wake-ups (poll_notify()
+ *     counts as any event of every file).
  */
 #ifndef EL_FS_POLL_H
 #define EL_FS_POLL_H
@@ -42,5 +47,26 @@ extern const char poll_chan;
 
 /* A file's readiness may have changed: every poller re-checks. */
 void poll_notify(void);
+/* As poll_notify, for the files whose priv is key, events (0: any) perhaps now true. */
+void poll_notify_key(const void *key, uint32_t events);
+
+/*
+ * The waiters' side: a deadline from a relative timeout in ns (POLL_FOREVER
+ * for none; 0 ns: already passed), and one sleep on poll_chan until it:
+ * 0 (re-check), -EINTR (a signal is pending) or -ETIMEDOUT (never sleeps
+ * once the deadline has passed).
+ */
+#define POLL_FOREVER UINT64_MAX
+uint64_t poll_deadline(uint64_t timeout_ns);
+int poll_sleep(uint64_t deadline);
+
+/*
+ * The sigmask of ppoll, pselect6 and epoll_pwait: set for the wait
+ * (NULL: unchanged) and put back by poll_sigmask_end, after the handler has
+ * run when the call ends with err (-ERESTARTNOHAND, -EINTR), at once
+ * otherwise, as Linux's restore_saved_sigmask_unless.  0 or -EINVAL/-EFAULT.
+ */
+int poll_sigmask_begin(uint64_t umask, uint64_t size);
+long poll_sigmask_end(long ret, long err);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "fs/file.h"
 #include "fs/path.h"
+#include "fs/pipe.h"
 #include "proc/process.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
@@ -166,27 +167,37 @@ SYSCALL(mkdirat)
 	return do_mkdir((int64_t)a0, a1, (uint32_t)a2);
 }
 
-
 /*
- * mknod: regular files (type 0 too) as open(O_CREAT|O_EXCL) makes them;
- * device nodes and fifos are not made here (EPERM, as for a caller
- * without CAP_MKNOD), sockets belong to bind(2).
+ * mknod(2), as Linux's may_mknod and vfs_mknod: a regular file (S_IFREG or
+ * type 0) as open(O_CREAT|O_EXCL) makes it, a FIFO (fifo_ops, pipe.h) or a
+ * socket node, the umask applied.  S_IFDIR is -EPERM (mkdir makes
+ * directories), an unknown type -EINVAL, an existing name -EEXIST, a
+ * trailing slash -ENOENT.  Device nodes (S_IFCHR, S_IFBLK) are refused with
+ * -EPERM, as Linux refuses a caller without CAP_MKNOD: there are no drivers
+ * to find by number here; /dev has the devices there are.
  */
 static long do_mknod(int64_t dirfd, uint64_t upath, uint32_t mode)
 {
+	uint32_t type = mode & S_IFMT ? mode & S_IFMT : S_IFREG;
 	char path[PATH_MAX];
 	struct lookup l;
 	struct inode *n;
 	int err;
 
-	if ((mode & S_IFMT) && !S_ISREG(mode))
-		return (mode & S_IFMT) == S_IFDIR ? -EINVAL : -EPERM;
+	if (type == S_IFDIR || type == S_IFCHR || type == S_IFBLK)
+		return -EPERM;
+	if (type != S_IFREG && type != S_IFIFO && type != S_IFSOCK)
+		return -EINVAL;
 	err = path_resolve_in(path, dirfd, upath, false, &l);
 	if (err)
 		return err;
 	if (l.node)
 		return -EEXIST;
-	err = create_node(&l, S_IFREG | (mode & 07777), &n);
+	if (l.trailing_slash)
+		return -ENOENT;
+	err = create_node(&l, type | (mode & 07777), &n);
+	if (!err && type == S_IFIFO)
+		n->ops = &fifo_ops;
 	return err;
 }
 

@@ -20,6 +20,7 @@
 #define S_IFREG 0100000
 #define S_IFLNK 0120000
 #define S_IFCHR 0020000
+#define S_IFBLK 0060000
 #define S_IFIFO 0010000
 #define S_IFSOCK 0140000
 #define S_ISDIR(m) (((m) & S_IFMT) == S_IFDIR)
@@ -27,6 +28,7 @@
 #define S_ISLNK(m) (((m) & S_IFMT) == S_IFLNK)
 #define S_ISCHR(m) (((m) & S_IFMT) == S_IFCHR)
 #define S_ISSOCK(m) (((m) & S_IFMT) == S_IFSOCK)
+#define S_ISFIFO(m) (((m) & S_IFMT) == S_IFIFO)
 
 #define NAME_MAX 255
 #define PATH_MAX 4096
@@ -93,6 +95,7 @@ struct inode {
 	 */
 	struct inode *alias;
 	struct file_lock *locks; /* fs/lock.c: record locks and flock()s held on it */
+	struct pipe *pipe;   /* FIFO: its pipe while any end is open (pipe.c) */
 };
 
 extern struct inode *vfs_root;

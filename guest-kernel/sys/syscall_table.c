@@ -29,6 +29,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(stat)
 	SC(fstat)
 	SC(lstat)
+	SC(poll)
 	SC(lseek)
 	SC(mmap)
 	SC(mprotect)
@@ -43,6 +44,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(readv)
 	SC(writev)
 	SC(access)
+	SC(select)
 	SC(pipe)
 	SC(sched_yield)
 	SC(mremap)
@@ -132,6 +134,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(sched_getaffinity)
 	SC_AS(set_thread_area, enosys) /* the 64-bit ABI has none (32-bit TLS) */
 	SC_AS(get_thread_area, enosys) /* likewise */
+	SC(epoll_create)
 	SC(getdents64)
 	SC(set_tid_address)
 	SC(restart_syscall)
@@ -139,6 +142,8 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(clock_getres)
 	SC(clock_nanosleep)
 	SC(exit_group)
+	SC(epoll_wait)
+	SC(epoll_ctl)
 	SC(tgkill)
 	SC(utimes)
 	SC(waitid)
@@ -155,10 +160,14 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(readlinkat)
 	SC(fchmodat)
 	SC(faccessat)
+	SC(pselect6)
+	SC(ppoll)
 	SC(set_robust_list)
 	SC(utimensat)
 	SC(fallocate)
 	SC(accept4)
+	SC(epoll_pwait)
+	SC(epoll_create1)
 	SC(dup3)
 	SC(pipe2)
 	SC(prlimit64)
@@ -171,6 +180,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(statx)
 	SC_AS(rseq, enosys)
 	SC(faccessat2)
+	SC(epoll_pwait2)
 	[EL_SYS_REGION] = sys_el_region,
 	[EL_SYS_SELF_IPI] = sys_el_self_ipi,
 };

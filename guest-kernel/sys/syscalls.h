@@ -66,6 +66,18 @@ SYSCALL(recvfrom);
 SYSCALL(sendmsg);
 SYSCALL(recvmsg);
 
+/* fs/sys_poll.c, fs/sys_select.c, fs/epoll.c: waiting on many files (fs/poll.h) */
+SYSCALL(poll);
+SYSCALL(ppoll);
+SYSCALL(select);
+SYSCALL(pselect6);
+SYSCALL(epoll_create);
+SYSCALL(epoll_create1);
+SYSCALL(epoll_ctl);
+SYSCALL(epoll_wait);
+SYSCALL(epoll_pwait);
+SYSCALL(epoll_pwait2);
+
 /* fs/sys_open.c: creating, opening, removing names */
 SYSCALL(open);
 SYSCALL(openat);

@@ -15,6 +15,7 @@
 #define EL_NR_stat                   4
 #define EL_NR_fstat                  5
 #define EL_NR_lstat                  6
+#define EL_NR_poll                   7
 #define EL_NR_lseek                  8
 #define EL_NR_mmap                   9
 #define EL_NR_mprotect               10
@@ -30,6 +31,7 @@
 #define EL_NR_writev                 20
 #define EL_NR_access                 21
 #define EL_NR_pipe                   22
+#define EL_NR_select                 23
 #define EL_NR_sched_yield            24
 #define EL_NR_mremap                 25
 #define EL_NR_msync                  26
@@ -118,6 +120,7 @@
 #define EL_NR_sched_getaffinity      204
 #define EL_NR_set_thread_area        205
 #define EL_NR_get_thread_area        211
+#define EL_NR_epoll_create           213
 #define EL_NR_getdents64             217
 #define EL_NR_set_tid_address        218
 #define EL_NR_restart_syscall        219
@@ -125,6 +128,8 @@
 #define EL_NR_clock_getres           229
 #define EL_NR_clock_nanosleep        230
 #define EL_NR_exit_group             231
+#define EL_NR_epoll_wait             232
+#define EL_NR_epoll_ctl              233
 #define EL_NR_tgkill                 234
 #define EL_NR_utimes                 235
 #define EL_NR_waitid                 247
@@ -141,10 +146,14 @@
 #define EL_NR_readlinkat             267
 #define EL_NR_fchmodat               268
 #define EL_NR_faccessat              269
+#define EL_NR_pselect6               270
+#define EL_NR_ppoll                  271
 #define EL_NR_set_robust_list        273
 #define EL_NR_utimensat              280
 #define EL_NR_fallocate              285
 #define EL_NR_accept4                288
+#define EL_NR_epoll_pwait            281
+#define EL_NR_epoll_create1          291
 #define EL_NR_dup3                   292
 #define EL_NR_pipe2                  293
 #define EL_NR_prlimit64              302
@@ -157,5 +166,6 @@
 #define EL_NR_statx                  332
 #define EL_NR_rseq                   334
 #define EL_NR_faccessat2             439
+#define EL_NR_epoll_pwait2           441
 
 #endif

@@ -320,3 +320,24 @@ Test(programs, unixcheck)
 	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
 	proc_free(&p);
 }
+
+/*
+ * poll, ppoll, select, pselect6, epoll and FIFOs (tests/guest/pollcheck,
+ * issue 25): readiness of pipe ends, timeouts, wakes by another process,
+ * EINTR and the sigmask swapped for the wait, epoll's level, edge and
+ * one-shot modes and its errnos, FIFO opens that wait for the other end.
+ * The program checks Linux's behaviour (it passes on a Linux host); here
+ * every check must pass and none be skipped, on our kernel.
+ */
+Test(programs, pollcheck)
+{
+	const char *argv[] = {EL_ENTRYLAB, "run", "--timeout", "120", "-o", tmp_output("pollcheck.jsonl"),
+			      "--exec", GUEST_BIN "pollcheck", NULL};
+	struct el_proc p;
+
+	proc_run(&p, argv);
+	cr_expect_eq(p.status, 0, "pollcheck failed in the guest:\n%s\n%s", p.out, p.err);
+	cr_expect(strstr(p.out, "pollcheck: 74 passed, 0 failed, 0 skipped"), "%s", p.out);
+	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
+	proc_free(&p);
+}
