@@ -1,14 +1,19 @@
 /*
  * Character devices.  The console writes to COM1 (each byte is an OUT, a
  * VM exit: keep output out of measured regions) and reads as end of file:
- * the VMM has no input.
+ * the VMM has no input.  It is a terminal (fs/tty.c: termios, window size,
+ * job control) and init's controlling one; /dev/tty is the caller's
+ * controlling terminal, the console, or ENXIO without one.
  */
 #include "fs/devfs.h"
 #include "fs/file.h"
+#include "fs/tty.h"
 #include "lib/console.h"
 #include "lib/hostio.h"
 #include "lib/panic.h"
 #include "lib/string.h"
+#include "proc/jobctl.h"
+#include "proc/process.h"
 #include "sys/errno.h"
 #include "sys/uaccess.h"
 #include "entrylab/abi.h"
@@ -36,14 +41,24 @@ static long read_zero(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
 	return clear_user(ubuf, len) ? -EFAULT : (long)len;
 }
 
+/* A background process reading its terminal gets SIGTTIN (tty.c); else end of file. */
+static long console_read(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
+{
+	(void)f, (void)ubuf, (void)len, (void)off;
+	return tty_check_io(false);
+}
+
 static long console_write_user(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
 {
 	static char buf[BOUNCE]; /* one CPU, no preemption: not on the kernel stack */
 	size_t done = 0;
 	/* fd 2 of init is opened separately and marked: stderr stays stderr on the host. */
 	unsigned fd = f->priv == DEVFS_STDERR ? 2 : 1;
+	long err = tty_check_io(true);
 
 	(void)off;
+	if (err)
+		return err;
 	while (done < len) {
 		size_t chunk = len - done < BOUNCE ? len - done : BOUNCE;
 
@@ -55,7 +70,16 @@ static long console_write_user(struct file *f, uint64_t ubuf, size_t len, uint64
 	return (long)done;
 }
 
-static const struct file_ops console_ops = {.read = read_eof, .write = console_write_user};
+static int tty_open(struct file *f)
+{
+	(void)f;
+	return jobctl_has_ctty(current) ? 0 : -ENXIO;
+}
+
+static const struct file_ops console_ops = {
+	.read = console_read, .write = console_write_user, .ioctl = tty_ioctl};
+static const struct file_ops tty_ops = {
+	.read = console_read, .write = console_write_user, .ioctl = tty_ioctl, .open = tty_open};
 static const struct file_ops null_ops = {.read = read_eof, .write = write_sink, .seekable = true};
 static const struct file_ops zero_ops = {.read = read_zero, .write = write_sink, .seekable = true};
 
@@ -66,6 +90,7 @@ static const struct {
 	struct inode **node;
 } devices[] = {
 	{"console", &console_ops, 0x501, &dev_console},
+	{"tty", &tty_ops, 0x500, 0},
 	{"null", &null_ops, 0x103, 0},
 	{"zero", &zero_ops, 0x105, 0},
 };
