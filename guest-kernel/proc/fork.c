@@ -81,7 +81,7 @@ static uint64_t user_tasks(uint32_t uid)
 {
 	unsigned i, n = 0;
 
-	for (i = 0; i < TASK_MAX; i++)
+	for (i = 0; i < task_slots; i++)
 		n += task_table[i].state != TASK_UNUSED && task_table[i].state != TASK_DEAD &&
 		     task_table[i].cred.uid == uid;
 	return n;

@@ -46,7 +46,7 @@ bool jobctl_pgrp_exists(int pgid, int sid)
 {
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *p = proc_at(i);
 
 		if (p && p->job.pgid == pgid && (!sid || p->job.sid == sid))
@@ -60,7 +60,7 @@ static bool orphaned_except(int pgid, const struct task *except)
 {
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *p = proc_at(i), *pp;
 
 		if (!p || p == except || p->job.pgid != pgid)
@@ -105,7 +105,7 @@ static bool all_stopped(const struct task *t)
 {
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		const struct task *o = &task_table[i];
 
 		if (o->tgid == t->tgid && live(o) && o->state != TASK_STOPPED)
@@ -124,7 +124,7 @@ void jobctl_stop(struct task *t, int sig)
 		return;
 	if (sig) {
 		pj->stop_sig = sig;
-		for (i = 0; i < TASK_MAX; i++) {
+		for (i = 0; i < task_slots; i++) {
 			struct task *o = &task_table[i];
 
 			if (o == t || o->tgid != t->tgid || !live(o) || o->state == TASK_STOPPED)
@@ -151,7 +151,7 @@ void jobctl_continue(struct task *t)
 	bool was_stopped = pj->stopped;
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *o = &task_table[i];
 
 		if (o->tgid != t->tgid || !live(o))
@@ -178,14 +178,14 @@ static void hup_orphaned(int pgid, const struct task *dying)
 
 	if (!orphaned_except(pgid, dying))
 		return;
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *p = proc_at(i);
 
 		stopped |= p && p != dying && p->job.pgid == pgid && p->job.stopped;
 	}
 	if (!stopped)
 		return;
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *p = proc_at(i);
 
 		if (!p || p == dying || p->job.pgid != pgid)
@@ -208,7 +208,7 @@ void jobctl_exit(struct task *leader)
 	    parent->group_leader->job.sid == j->sid)
 		hup_orphaned(j->pgid, leader);
 	/* Its children's groups, likewise. */
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *c = proc_at(i);
 
 		if (c && c->parent == leader && c->job.pgid != j->pgid && c->job.sid == j->sid)
@@ -242,7 +242,7 @@ int jobctl_kill_pgrp(int pgid, int sig, const struct ksiginfo *info, bool check)
 	bool found = false, sent = false;
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *p = proc_at(i);
 
 		if (!p || p->job.pgid != pgid)

@@ -110,7 +110,7 @@ static struct task *group_next(const struct task *g, struct task *prev)
 {
 	struct task *t = prev ? prev + 1 : task_table;
 
-	for (; t < task_table + TASK_MAX; t++)
+	for (; t < task_table + task_slots; t++)
 		if (t->tgid == g->tgid && task_alive(t))
 			return t;
 	return 0;
@@ -291,7 +291,7 @@ static uint64_t user_pending(uint32_t uid)
 	uint64_t n = 0;
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		const struct task *o = &task_table[i];
 
 		if (!task_alive(o) || o->cred.uid != uid)

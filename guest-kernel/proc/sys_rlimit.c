@@ -140,7 +140,7 @@ void acct_process(const struct task *leader, bool self, bool children, struct ac
 
 	memset(s, 0, sizeof(*s));
 	if (self) {
-		for (i = 0; i < TASK_MAX; i++) {
+		for (i = 0; i < task_slots; i++) {
 			const struct task *t = &task_table[i];
 
 			if (t->tgid == leader->tgid && t->state != TASK_UNUSED &&
@@ -351,7 +351,7 @@ SYSCALL(getpriority)
 	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (which < PRIO_PROCESS || which > PRIO_USER)
 		return -EINVAL;
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		const struct task *t = &task_table[i];
 
 		if (task_live(t) && prio_match(t, which, who) && t->res.nice < best)
@@ -373,7 +373,7 @@ SYSCALL(setpriority)
 		nice = NICE_MIN;
 	if (nice > NICE_MAX)
 		nice = NICE_MAX;
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *t = &task_table[i];
 
 		if (!task_live(t) || !prio_match(t, which, who))
