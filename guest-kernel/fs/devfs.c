@@ -1,16 +1,22 @@
 /*
  * Character devices.  The console writes to COM1 (each byte is an OUT, a
  * VM exit: keep output out of measured regions) and reads as end of file:
- * the VMM has no input; /dev/tty is the console too.  full takes nothing
- * (ENOSPC) and reads zeros; random and urandom read the kernel's generator.
+ * the VMM has no input.  It is a terminal (fs/tty.c: termios, window size,
+ * job control) and init's controlling one; /dev/tty is the caller's
+ * controlling terminal, the console, or ENXIO without one.  full takes
+ * nothing (ENOSPC) and reads zeros; random and urandom read the kernel's
+ * generator.
  */
 #include "fs/devfs.h"
 #include "fs/file.h"
 #include "fs/poll.h"
+#include "fs/tty.h"
 #include "lib/console.h"
 #include "lib/hostio.h"
 #include "lib/panic.h"
 #include "lib/string.h"
+#include "proc/jobctl.h"
+#include "proc/process.h"
 #include "sys/errno.h"
 #include "sys/uaccess.h"
 #include "time/random.h"
@@ -63,14 +69,24 @@ static long read_random(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
 	return (long)done;
 }
 
+/* A background process reading its terminal gets SIGTTIN (tty.c); else end of file. */
+static long console_read(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
+{
+	(void)f, (void)ubuf, (void)len, (void)off;
+	return tty_check_io(false);
+}
+
 static long console_write_user(struct file *f, uint64_t ubuf, size_t len, uint64_t off)
 {
 	static char buf[BOUNCE]; /* one CPU, no preemption: not on the kernel stack */
 	size_t done = 0;
 	/* fd 2 of init is opened separately and marked: stderr stays stderr on the host. */
 	unsigned fd = f->priv == DEVFS_STDERR ? 2 : 1;
+	long err = tty_check_io(true);
 
 	(void)off;
+	if (err)
+		return err;
 	while (done < len) {
 		size_t chunk = len - done < BOUNCE ? len - done : BOUNCE;
 
@@ -82,15 +98,26 @@ static long console_write_user(struct file *f, uint64_t ubuf, size_t len, uint64
 	return (long)done;
 }
 
-/* A tty answers poll (epoll accepts it); ours reads end of file at once and always takes output. */
+/* A tty answers poll (epoll accepts it): readable (end of file, or SIGTTIN) and writable. */
 static uint32_t console_poll(struct file *f)
 {
 	(void)f;
 	return POLL_ALWAYS;
 }
 
+static int tty_open(struct file *f)
+{
+	(void)f;
+	return jobctl_has_ctty(current) ? 0 : -ENXIO;
+}
+
 static const struct file_ops console_ops = {
-	.read = read_eof, .write = console_write_user, .poll = console_poll};
+	.read = console_read, .write = console_write_user, .poll = console_poll, .ioctl = tty_ioctl};
+static const struct file_ops tty_ops = {.read = console_read,
+					.write = console_write_user,
+					.poll = console_poll,
+					.ioctl = tty_ioctl,
+					.open = tty_open};
 static const struct file_ops null_ops = {.read = read_eof, .write = write_sink, .seekable = true};
 static const struct file_ops zero_ops = {.read = read_zero, .write = write_sink, .seekable = true};
 static const struct file_ops full_ops = {.read = read_zero, .write = write_full, .seekable = true};
@@ -103,13 +130,12 @@ static const struct {
 	struct inode **node;
 } devices[] = {
 	{"console", &console_ops, 0x501, &dev_console},
+	{"tty", &tty_ops, 0x500, 0},
 	{"null", &null_ops, 0x103, 0},
 	{"zero", &zero_ops, 0x105, 0},
 	{"full", &full_ops, 0x107, 0},
 	{"random", &random_ops, 0x108, 0},
 	{"urandom", &random_ops, 0x109, 0},
-	/* The controlling terminal of every process: the console. */
-	{"tty", &console_ops, 0x500, 0},
 };
 
 /* Links into /proc/self/fd, as udev makes them. */

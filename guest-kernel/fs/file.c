@@ -6,6 +6,7 @@
 #include "fs/lock.h"
 #include "mm/kmalloc.h"
 #include "proc/process.h"
+#include "proc/rlimit.h"
 #include "sys/errno.h"
 
 struct file *file_open(struct inode *node, uint32_t flags, int *err)
@@ -45,11 +46,18 @@ void file_put(struct file *f)
 	kfree(f, sizeof(*f));
 }
 
+unsigned fd_limit(void)
+{
+	uint64_t n = rlimit_cur(current, RLIMIT_NOFILE);
+
+	return n < FD_MAX ? (unsigned)n : FD_MAX;
+}
+
 int fd_install(struct fd_table *t, struct file *f, int min, bool cloexec)
 {
-	int fd;
+	int fd, limit = (int)fd_limit();
 
-	for (fd = min < 0 ? 0 : min; fd < FD_MAX; fd++) {
+	for (fd = min < 0 ? 0 : min; fd < limit; fd++) {
 		if (!t->fd[fd]) {
 			t->fd[fd] = f;
 			t->cloexec[fd] = cloexec;

@@ -7,7 +7,8 @@
 #include "fs/vfs.h"
 #include "kernel.h"
 
-#define FD_MAX 64
+/* Descriptors per table: Linux's default soft RLIMIT_NOFILE (the hard limit, here). */
+#define FD_MAX 1024
 
 /* open(2) flags (Linux x86-64 values). */
 #define O_ACCMODE 03
@@ -55,7 +56,9 @@ static inline bool file_writable(const struct file *f)
 struct file *file_open(struct inode *node, uint32_t flags, int *err);
 void file_put(struct file *f);
 
-/* Lowest free descriptor >= min for f (taking the reference): fd or -EMFILE. */
+/* The current process's descriptor bound: RLIMIT_NOFILE's soft limit, at most FD_MAX. */
+unsigned fd_limit(void);
+/* Lowest free descriptor >= min and below fd_limit() for f (taking the reference): fd or -EMFILE. */
 int fd_install(struct fd_table *t, struct file *f, int min, bool cloexec);
 /* The open file of fd in the current process, or NULL. */
 struct file *fd_get(int fd);

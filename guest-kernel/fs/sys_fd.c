@@ -28,9 +28,10 @@
 #define FD_CLOEXEC 1
 
 /*
- * No terminals here: every ioctl (TCGETS, TIOCGWINSZ, ...) says "not a tty",
- * but FIONREAD on a pipe or a socket, the bytes waiting (an int, as Linux
- * writes it; a datagram socket's next message, -EINVAL on a listener).
+ * The file's own requests first (the console's terminal ones: fs/tty.c);
+ * else FIONREAD on a pipe or a socket, the bytes waiting (an int, as Linux
+ * writes it; a datagram socket's next message, -EINVAL on a listener);
+ * anything else is "not a tty".
  */
 SYSCALL(ioctl)
 {
@@ -40,6 +41,9 @@ SYSCALL(ioctl)
 	(void)a3, (void)a4, (void)a5;
 	if (!f)
 		return -EBADF;
+	if (f->ops && f->ops->ioctl && !(f->flags & O_PATH) &&
+	    (n = f->ops->ioctl(f, a1, a2)) != -ENOTTY)
+		return n;
 	if (a1 != FIONREAD)
 		return -ENOTTY;
 	n = unix_of(f) ? unix_unread(f) : pipe_unread(f);
@@ -70,7 +74,7 @@ SYSCALL(fcntl)
 	switch (a1) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		if (a2 >= FD_MAX)
+		if (a2 >= fd_limit())
 			return -EINVAL;
 		return dup_from(f, (int)a2, a1 == F_DUPFD_CLOEXEC);
 	case F_GETFD:
@@ -117,7 +121,7 @@ static long dup_to(uint64_t oldfd, uint64_t newfd, bool cloexec)
 
 	if (!f)
 		return -EBADF;
-	if (newfd >= FD_MAX)
+	if (newfd >= fd_limit())
 		return -EBADF;
 	if (t->fd[newfd] == f) {
 		t->cloexec[newfd] = cloexec;

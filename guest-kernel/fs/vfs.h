@@ -56,6 +56,8 @@ struct file_ops {
 	void (*release)(struct file *f);
 	/* Readiness now, POLL* bits (fs/poll.h); NULL: always readable and writable. */
 	uint32_t (*poll)(struct file *f);
+	/* ioctl(2) requests of this kind of file; NULL or -ENOTTY: not one it knows. */
+	long (*ioctl)(struct file *f, uint64_t cmd, uint64_t arg);
 	bool seekable;
 	/*
 	 * Generated directories and links (procfs); NULL: the children list,

@@ -20,6 +20,8 @@
 #include "mm/mm.h"
 #include "mm/tlb.h"
 #include "mm/upt.h"
+#include "proc/process.h"
+#include "proc/rlimit.h"
 
 #define PF_PRESENT 0x1u
 #define PF_WRITE 0x2u
@@ -32,6 +34,14 @@ static uint8_t zero_page[PAGE_SIZE] __page_aligned_bss;
 uint64_t zero_page_phys(void)
 {
 	return image_to_phys(zero_page);
+}
+
+/* RLIMIT_STACK's soft limit, within the STACK_LIMIT the layout keeps free below the stack. */
+static uint64_t stack_limit(void)
+{
+	uint64_t r = rlimit_cur(current, RLIMIT_STACK);
+
+	return r < STACK_LIMIT ? r : STACK_LIMIT;
 }
 
 /*
@@ -51,7 +61,7 @@ static __attribute__((noinline)) struct vma *find_or_grow(struct mm *mm, uint64_
 	if (i >= s->n)
 		return 0;
 	v = &s->v[i];
-	if (v->kind != VMA_STACK || addr < v->end - STACK_LIMIT || v->end < STACK_LIMIT)
+	if (v->kind != VMA_STACK || addr < v->end - stack_limit() || v->end < STACK_LIMIT)
 		return 0;
 	/* Nothing may lie between: the array is sorted, so the previous area ends below. */
 	if (i > 0 && s->v[i - 1].end > ALIGN_DOWN(addr, PAGE_SIZE))

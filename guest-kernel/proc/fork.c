@@ -10,7 +10,9 @@
 #include "lib/kprintf.h"
 #include "lib/string.h"
 #include "mm/kmalloc.h"
+#include "proc/jobctl.h"
 #include "proc/process.h"
+#include "proc/rlimit.h"
 #include "proc/ptrace.h"
 #include "proc/sched.h"
 #include "proc/signal.h"
@@ -63,17 +65,26 @@ static int clone_flags_check(uint64_t flags)
 
 static struct files *files_copy(const struct files *src)
 {
-	struct files *f = kzalloc(sizeof(*f));
+	struct files *f = files_alloc();
 	unsigned fd;
 
 	if (!f)
 		return 0;
-	f->refs = 1;
 	f->t = src->t;
 	for (fd = 0; fd < FD_MAX; fd++)
 		if (f->t.fd[fd])
 			f->t.fd[fd]->refs++;
 	return f;
+}
+
+static uint64_t user_tasks(uint32_t uid)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < task_slots; i++)
+		n += task_table[i].state != TASK_UNUSED && task_table[i].state != TASK_DEAD &&
+		     task_table[i].cred.uid == uid;
+	return n;
 }
 
 static long clone_fail(struct task *c, long err)
@@ -82,7 +93,7 @@ static long clone_fail(struct task *c, long err)
 		mm_put(c->mm);
 	if (c->files && !--c->files->refs) {
 		fd_close_all(&c->files->t);
-		kfree(c->files, sizeof(*c->files));
+		files_free(c->files);
 	}
 	if (c->sighand)
 		signal_task_release(c);
@@ -102,6 +113,9 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t parent_tid, uint64
 		return err;
 	if ((flags & CLONE_SETTLS) && tls >= TASK_SIZE_MAX)
 		return -EPERM;
+	/* RLIMIT_NPROC: tasks of the caller's real user, root's excepted (Linux copy_process). */
+	if (p->cred.uid && !cred_capable(p) && user_tasks(p->cred.uid) >= rlimit_cur(p, RLIMIT_NPROC))
+		return -EAGAIN;
 	c = task_alloc();
 	if (!c)
 		return -EAGAIN;
@@ -111,6 +125,9 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t parent_tid, uint64
 	c->umask = p->umask;
 	c->undumpable = p->undumpable;
 	c->no_new_privs = p->no_new_privs;
+	c->cred = p->cred;
+	jobctl_fork(c, p);
+	rlimit_fork(c, p);
 	if (flags & CLONE_THREAD) {
 		c->tgid = p->tgid;
 		c->group_leader = p->group_leader;

@@ -22,7 +22,9 @@
 #include "mm/tlb.h"
 #include "proc/exec_stack.h"
 #include "proc/futex.h"
+#include "proc/jobctl.h"
 #include "proc/process.h"
+#include "proc/rlimit.h"
 #include "proc/ptrace.h"
 #include "proc/sched.h"
 #include "proc/signal.h"
@@ -103,6 +105,27 @@ struct task *task_alloc(void)
 	if (i >= task_slots)
 		task_slots = i + 1;
 	return &task_table[i];
+}
+
+#define FILES_ORDER 2
+_Static_assert(sizeof(struct files) <= (PAGE_SIZE << FILES_ORDER), "struct files fits");
+
+struct files *files_alloc(void)
+{
+	uint64_t pa = frame_alloc_order(FILES_ORDER);
+	struct files *f;
+
+	if (!pa)
+		return 0;
+	f = phys_to_virt(pa);
+	memset(f, 0, sizeof(*f));
+	f->refs = 1;
+	return f;
+}
+
+void files_free(struct files *f)
+{
+	frame_free_order(virt_to_phys(f), FILES_ORDER);
 }
 
 void task_free(struct task *t)
@@ -218,11 +241,12 @@ void process_run_init(void)
 	p->state = TASK_RUNNABLE;
 	p->group_leader = p;
 	task_slots = 1;
+	jobctl_init(p);
 	p->stack_base = (uint64_t)init_stack_area + PAGE_SIZE;
-	p->files = kzalloc(sizeof(*p->files));
+	p->files = files_alloc();
 	if (!p->files || signal_task_init(p, 0, 0))
 		panic("init: no memory for the file table or the signal actions");
-	p->files->refs = 1;
+	rlimit_init(p);
 	p->cwd = vfs_root;
 	p->umask = 022;
 	fpu_recheck();
@@ -255,7 +279,7 @@ static void files_put(struct files *f)
 	if (!f || --f->refs)
 		return;
 	fd_close_all(&f->t);
-	kfree(f, sizeof(*f));
+	files_free(f);
 }
 
 /* The address space goes; the CPU keeps running on the kernel half. */
@@ -327,6 +351,7 @@ static void process_notify_parent(struct task *leader)
 	struct task *parent = leader->parent;
 
 	leader->group_dead = true;
+	jobctl_exit(leader);
 	reparent_children(leader);
 	if (leader->exit_signal && parent && parent->sighand) {
 		struct ksiginfo info = {
@@ -366,6 +391,7 @@ void task_exit(int wstatus)
 	files_put(t->files);
 	t->files = 0;
 	signal_task_release(t);
+	acct_thread_exit(t);
 	t->state = t == leader ? TASK_ZOMBIE : TASK_DEAD;
 	if (group_live_threads(t->tgid) == 0) {
 		if (leader->exit_signal == 0 && leader->parent == 0)

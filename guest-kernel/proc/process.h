@@ -24,6 +24,9 @@
 #include "fs/file.h"
 #include "kernel.h"
 #include "mm/mm.h"
+#include "proc/cred.h"
+#include "proc/jobctl.h"
+#include "proc/rlimit.h"
 #include "proc/signal_types.h"
 #include "proc/task_asm.h"
 
@@ -116,6 +119,10 @@ struct task {
 	int pdeathsig;                  /* PR_SET_PDEATHSIG: recorded, but never sent */
 	bool undumpable;                /* PR_SET_DUMPABLE 0 (inherited) */
 	bool no_new_privs;              /* PR_SET_NO_NEW_PRIVS (inherited) */
+
+	struct cred cred;               /* ids and groups (cred.h): copied by fork, kept by exec */
+	struct task_job job;            /* groups, session, group stop (jobctl.h; the leader's counts) */
+	struct task_res res;            /* limits, accounting, nice (rlimit.h) */
 
 	uint64_t frames_at_start;       /* frames in use before init's exec, for the leak check */
 };

@@ -354,7 +354,7 @@ static long attach(int pid, bool seize, uint64_t opts)
 
 	if (!t)
 		return -ESRCH;
-	if (t->tracer || task_same_group(t, current))
+	if (t->tracer || task_same_group(t, current) || !cred_may_ptrace(current, t))
 		return -EPERM;
 	if (opts & ~PTRACE_O_SUPPORTED)
 		return -EINVAL;

@@ -17,6 +17,7 @@
 #include "lib/console.h"
 #include "lib/panic.h"
 #include "proc/process.h"
+#include "proc/rlimit.h"
 #include "proc/sched.h"
 #include "proc/signal.h"
 #include "proc/task_alloc.h"
@@ -126,14 +127,20 @@ static void switch_to(struct task *prev, struct task *next)
 
 void schedule(void)
 {
-	struct task *prev = current, *next;
+	struct task *prev = current, *next, *first;
+	bool voluntary = prev->state != TASK_RUNNABLE;
 
 	prev->work &= ~TASK_WORK_RESCHED;
 	wake_expired();
-	next = pick_next(prev);
+	next = first = pick_next(prev);
+	/* prev leaves the CPU (to another task or to the idle loop): its time stops. */
+	if (first != prev)
+		acct_out(prev, voluntary);
 	if (!next)
 		next = idle(prev);
 	timer_update(next);
+	if (first != prev)
+		acct_in(next);
 	if (next != prev)
 		switch_to(prev, next);
 }
@@ -203,7 +210,7 @@ void wake_task(struct task *t)
 
 void sched_tick(struct trap_frame *tf)
 {
-	(void)tf;
+	acct_tick((tf->cs & 3) == 3);
 	wake_expired();
 	if (sched_nr_runnable())
 		current->work |= TASK_WORK_RESCHED;

@@ -14,11 +14,16 @@
  * at the handler.  Further pending signals nest their frames on the next
  * turn of the loop, as on Linux.
  *
- * Limits: one pending instance per signal number (real-time signals do not
- * queue); no group stop (SIGSTOP, SIGTSTP, SIGTTIN and SIGTTOU with the
- * default action are ignored, except that a tracer sees them); no core
- * dumps (the wait status still says "core" for the core signals, as with
- * an unlimited RLIMIT_CORE).
+ * A stop signal with the default action stops the whole process and
+ * SIGCONT continues it (group stop: proc/jobctl.c); a traced task does not
+ * group-stop, its tracer sees the signal instead.
+ *
+ * Real-time signals queue up to RLIMIT_SIGPENDING per user and
+ * SIGQUEUE_EXTRA instances beyond the first per set; past either, sigqueue
+ * and tgkill get EAGAIN (queue_refused).
+ *
+ * Limits: no core dumps (the wait status still says "core" for the core
+ * signals, as with an unlimited RLIMIT_CORE).
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
@@ -29,7 +34,9 @@
 #include "lib/string.h"
 #include "mm/frame.h"
 #include "mm/layout.h"
+#include "proc/jobctl.h"
 #include "proc/process.h"
+#include "proc/rlimit.h"
 #include "proc/ptrace.h"
 #include "proc/sched.h"
 #include "proc/sigframe.h"
@@ -116,8 +123,8 @@ static uint64_t pending_of(const struct task *t)
 
 bool signal_pending(const struct task *t)
 {
-	/* blocked never holds SIGKILL: a pending kill always counts. */
-	return t->sighand && (pending_of(t) & ~t->sig.blocked);
+	/* blocked never holds SIGKILL: a pending kill always counts; so does a group stop. */
+	return t->sighand && ((pending_of(t) & ~t->sig.blocked) || t->job.stop_pending);
 }
 
 /* TASK_WORK_SIGPENDING says whether anything is deliverable (Linux recalc_sigpending). */
@@ -237,8 +244,10 @@ static void prepare_signal(struct task *t, int sig)
 {
 	if (SIG_DEFAULT_STOP & SIGBIT(sig))
 		flush_pending(t, SIGBIT(SIGCONT));
-	else if (sig == SIGCONT)
+	else if (sig == SIGCONT) {
 		flush_pending(t, SIG_DEFAULT_STOP);
+		jobctl_continue(t);
+	}
 }
 
 /* A thread to take it, woken; SIGKILL reaches every thread of the process at once. */
@@ -266,9 +275,49 @@ static void complete_signal(struct task *t, int sig, bool group)
 		signal_wake_up(target, false);
 }
 
+/* Bits set in m (no POPCNT assumed: the kernel is built for baseline x86-64). */
+static uint64_t bits(uint64_t m)
+{
+	uint64_t n = 0;
+
+	for (; m; m &= m - 1)
+		n++;
+	return n;
+}
+
+/* Signals pending for t's real user, queued instances included (Linux's per-user sigqueue count). */
+static uint64_t user_pending(uint32_t uid)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < task_slots; i++) {
+		const struct task *o = &task_table[i];
+
+		if (!task_alive(o) || o->cred.uid != uid)
+			continue;
+		n += bits(o->sig.pending.set) + o->sig.pending.nq;
+		if (o == o->group_leader)
+			n += bits(o->sighand->shared.set) + o->sighand->shared.nq;
+	}
+	return n;
+}
+
+/*
+ * A real-time signal that cannot be queued (RLIMIT_SIGPENDING of the
+ * target, or the set's queue full): sigqueue, tgkill and the kernel's own
+ * senders with an info get -EAGAIN; kill's SI_USER (and no info) merges
+ * with the pending one (Linux: the information is lost, kill succeeds).
+ */
+static int queue_refused(const struct ksiginfo *info)
+{
+	return info && info->code != SI_USER ? -EAGAIN : 0;
+}
+
 int signal_send(struct task *t, int sig, const struct ksiginfo *info, bool group)
 {
 	struct sigpending_set *set;
+	bool over;
 
 	if (sig < 1 || sig > NSIG)
 		return -EINVAL;
@@ -278,18 +327,25 @@ int signal_send(struct task *t, int sig, const struct ksiginfo *info, bool group
 	if (sig_ignored(t, sig))
 		return 0;
 	set = group ? &t->sighand->shared : &t->sig.pending;
+	over = sig >= SIGRTMIN_KERNEL &&
+	       user_pending(t->cred.uid) >= rlimit_cur(t, RLIMIT_SIGPENDING);
 	/*
 	 * A standard signal already pending merges with it; a real-time one
-	 * queues behind it (Linux: up to RLIMIT_SIGPENDING, here SIGQUEUE_EXTRA).
+	 * queues behind it, up to RLIMIT_SIGPENDING per user and
+	 * SIGQUEUE_EXTRA per set.
 	 */
 	if (set->set & SIGBIT(sig)) {
-		if (sig < SIGRTMIN_KERNEL || set->nq == SIGQUEUE_EXTRA)
+		if (sig < SIGRTMIN_KERNEL)
 			return 0;
+		if (over || set->nq == SIGQUEUE_EXTRA)
+			return queue_refused(info);
 		set->q[set->nq] = info ? *info : (struct ksiginfo){.code = SI_KERNEL};
 		set->q[set->nq++].signo = sig;
 		complete_signal(t, sig, group);
 		return 0;
 	}
+	if (over && queue_refused(info))
+		return -EAGAIN;
 	set->set |= SIGBIT(sig);
 	set->info[sig - 1] = info ? *info : (struct ksiginfo){.code = SI_KERNEL};
 	set->info[sig - 1].signo = sig;
@@ -473,6 +529,7 @@ void signal_siginfo_user(struct el_siginfo *si, const struct ksiginfo *k)
 	} else {
 		si->u.kill.pid = k->pid;
 		si->u.kill.uid = (uint32_t)k->uid;
+		si->u.kill.value = k->addr; /* sigqueue's value (rt_sigqueueinfo), else 0 */
 	}
 }
 
@@ -645,8 +702,20 @@ void signal_deliver(struct trap_frame *tf)
 	struct ksiginfo info;
 	int sig;
 
-	while ((sig = dequeue(t, ~t->sig.blocked, &info))) {
+	for (;;) {
 		struct k_sigaction *ka;
+
+		/* Another thread's group stop: this one stops too (Linux do_signal_stop). */
+		if (t->job.stop_pending) {
+			if (t->tracer)
+				t->job.stop_pending = false;
+			else
+				jobctl_stop(t, 0);
+			continue;
+		}
+		sig = dequeue(t, ~t->sig.blocked, &info);
+		if (!sig)
+			break;
 
 		if (t->tracer && sig != SIGKILL) {
 			sig = ptrace_signal_stop(sig, &info, tf);
@@ -670,8 +739,13 @@ void signal_deliver(struct trap_frame *tf)
 			recalc(t);
 			return;
 		}
-		if ((SIG_DEFAULT_IGNORE | SIG_DEFAULT_STOP) & SIGBIT(sig))
-			continue; /* no group stop: see the top of this file */
+		if (SIG_DEFAULT_IGNORE & SIGBIT(sig))
+			continue;
+		if (SIG_DEFAULT_STOP & SIGBIT(sig)) {
+			if (!t->tracer)
+				jobctl_stop(t, sig);
+			continue;
+		}
 		default_kill(t, sig);
 	}
 	restart_no_handler(tf);

@@ -27,7 +27,8 @@ void signal_exec_reset(struct task *t);
 
 /*
  * Sends sig to t (group: process-directed, any thread may take it): 0, or
- * -EINVAL for a bad number.  Ignored signals are dropped; the taker gets
+ * -EINVAL for a bad number, -EAGAIN for a real-time signal past
+ * RLIMIT_SIGPENDING that is not kill's (SI_USER).  Ignored signals are dropped; the taker gets
  * TASK_WORK_SIGPENDING and is woken from an interruptible sleep (SIGKILL:
  * every thread of the process, from any sleep or stop).  info NULL: SI_KERNEL.
  */

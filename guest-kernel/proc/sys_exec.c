@@ -202,6 +202,7 @@ SYSCALL(execve)
 		process_kill(SIGSEGV); /* past the point of no return */
 
 	task_set_comm(t, path);
+	t->group_leader->job.did_exec = true;
 	close_on_exec(t->files);
 	t->work |= TASK_WORK_FRAME;
 	if (t->tracer)

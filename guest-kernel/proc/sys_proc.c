@@ -1,8 +1,8 @@
 /*
- * Process syscalls: ids, exit, uname, limits, affinity (arch_prctl:
+ * Process syscalls: ids, exit, uname, affinity (limits: sys_rlimit.c; arch_prctl:
  * arch/x86_64/sys_arch.c).
- * getpid is the thread group's id, gettid the thread's; everything runs as
- * root; one CPU.
+ * getpid is the thread group's id, gettid the thread's (the ids: sys_cred.c);
+ * one CPU.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
@@ -15,20 +15,11 @@
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
 
-#define RLIMIT_STACK 3
-#define RLIMIT_NOFILE 7
-#define RLIM_NLIMITS 16
-#define RLIM_INFINITY (~0ull)
-
 #define UTS_LEN 65
 
 struct utsname {
 	char sysname[UTS_LEN], nodename[UTS_LEN], release[UTS_LEN];
 	char version[UTS_LEN], machine[UTS_LEN], domainname[UTS_LEN];
-};
-
-struct rlimit64 {
-	uint64_t cur, max;
 };
 
 SYSCALL(exit)
@@ -59,12 +50,6 @@ SYSCALL(getppid)
 {
 	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return current->group_leader->parent ? current->group_leader->parent->tgid : 0;
-}
-
-SYSCALL(getuid)
-{
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return 0;
 }
 
 SYSCALL(set_tid_address)
@@ -112,40 +97,6 @@ SYSCALL(sched_getaffinity)
 	if (a1 < sizeof(mask) || (a1 & (sizeof(mask) - 1)))
 		return -EINVAL;
 	return copy_to_user(a2, &mask, sizeof(mask)) ?: (long)sizeof(mask);
-}
-
-static struct rlimit64 rlimit_of(unsigned res)
-{
-	if (res == RLIMIT_STACK)
-		return (struct rlimit64){STACK_LIMIT, RLIM_INFINITY};
-	if (res == RLIMIT_NOFILE)
-		return (struct rlimit64){FD_MAX, FD_MAX};
-	return (struct rlimit64){RLIM_INFINITY, RLIM_INFINITY};
-}
-
-/* New limits are accepted and ignored: nothing here enforces them. */
-SYSCALL(prlimit64)
-{
-	struct rlimit64 old;
-
-	(void)a2, (void)a4, (void)a5;
-	if (a0 && a0 != (uint64_t)current->pid)
-		return -ESRCH;
-	if (a1 >= RLIM_NLIMITS)
-		return -EINVAL;
-	old = rlimit_of((unsigned)a1);
-	return a3 ? copy_to_user(a3, &old, sizeof(old)) : 0;
-}
-
-SYSCALL(getrlimit)
-{
-	struct rlimit64 old;
-
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0 >= RLIM_NLIMITS)
-		return -EINVAL;
-	old = rlimit_of((unsigned)a0);
-	return copy_to_user(a1, &old, sizeof(old));
 }
 
 SYSCALL(umask)

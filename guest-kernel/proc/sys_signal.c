@@ -3,10 +3,11 @@
  * masks, waiting for signals, the alternate stack, sending (kill, tkill,
  * tgkill) and rt_sigreturn.  The machinery is signal.c's.
  *
- * Process groups: every process is in one group (there is no setpgid), so
- * kill(0, sig) and kill(-pgid, sig) reach every process.  Everything runs
- * as root: every kill is permitted.
+ * kill(0, sig) and kill(-pgid, sig) reach a process group (jobctl.c);
+ * permission is Linux's (cred.h): EPERM across users unless privileged,
+ * SIGCONT within a session always.
  */
+#include "proc/jobctl.h"
 #include "proc/process.h"
 #include "proc/sched.h"
 #include "proc/signal.h"
@@ -207,11 +208,19 @@ SYSCALL(restart_syscall)
 
 static struct ksiginfo user_info(int sig, int code)
 {
-	return (struct ksiginfo){.signo = sig, .code = code, .pid = current->tgid, .uid = 0};
+	return (struct ksiginfo){
+		.signo = sig, .code = code, .pid = current->tgid, .uid = (int32_t)current->cred.uid};
 }
 
-/* kill's groups: every process but init and the caller (-1), or every process (0, -pgid). */
-static long kill_many(int sig, bool all_but_init_and_self)
+/* Linux check_kill_permission: EPERM across users, but SIGCONT within a session. */
+static bool may_kill(const struct task *p, int sig)
+{
+	return cred_may_signal(current, p) ||
+	       (sig == SIGCONT && proc_job(p)->sid == proc_job(current)->sid);
+}
+
+/* kill(-1): every process but init and the caller; 0 even if none was permitted (Linux). */
+static long kill_all(int sig)
 {
 	struct ksiginfo info = user_info(sig, SI_USER);
 	bool found = false;
@@ -222,10 +231,10 @@ static long kill_many(int sig, bool all_but_init_and_self)
 
 		if (p->state == TASK_UNUSED || p->state == TASK_DEAD || p != p->group_leader)
 			continue;
-		if (all_but_init_and_self && (p->tgid == INIT_PID || task_same_group(p, current)))
+		if (p->tgid == INIT_PID || task_same_group(p, current))
 			continue;
 		found = true;
-		if (sig)
+		if (sig && may_kill(p, sig))
 			signal_send(p, sig, &info, true);
 	}
 	return found ? 0 : -ESRCH;
@@ -240,16 +249,21 @@ SYSCALL(kill)
 	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (sig < 0 || sig > NSIG)
 		return -EINVAL;
+	info = user_info((int)sig, SI_USER);
 	if (pid == -1)
-		return kill_many((int)sig, true);
+		return kill_all((int)sig);
+	if (pid == INT32_MIN)
+		return -ESRCH;
 	if (pid <= 0)
-		return kill_many((int)sig, false);
+		return jobctl_kill_pgrp(pid ? (int)-pid : proc_job(current)->pgid, (int)sig, &info,
+					true);
 	p = task_find((int)pid);
 	if (!p)
 		return -ESRCH;
+	if (!may_kill(p, (int)sig))
+		return -EPERM;
 	if (!sig)
 		return 0;
-	info = user_info((int)sig, SI_USER);
 	return signal_send(p, (int)sig, &info, true);
 }
 
@@ -263,10 +277,73 @@ static long send_specific(int64_t tgid, int64_t tid, int64_t sig)
 		return -ESRCH;
 	if (sig < 0 || sig > NSIG)
 		return -EINVAL;
+	if (!may_kill(t, (int)sig))
+		return -EPERM;
 	if (!sig)
 		return 0;
 	info = user_info((int)sig, SI_TKILL);
 	return signal_send(t, (int)sig, &info, false);
+}
+
+/* The siginfo a process queues itself (rt_sigqueueinfo): Linux's layout, the kill part. */
+static long queued_info(int sig, uint64_t uinfo, bool self, struct ksiginfo *k)
+{
+	struct el_siginfo si;
+
+	if (copy_from_user(&si, uinfo, sizeof(si)))
+		return -EFAULT;
+	/* Only the kernel sends SI_USER/SI_KERNEL codes, and SI_TKILL, to others (Linux). */
+	if ((si.si_code >= 0 || si.si_code == SI_TKILL) && !self)
+		return -EPERM;
+	*k = (struct ksiginfo){.signo = sig, .errno_ = si.si_errno, .code = si.si_code,
+			       .pid = si.u.kill.pid, .uid = (int32_t)si.u.kill.uid,
+			       .addr = si.u.kill.value};
+	return 0;
+}
+
+/* rt_sigqueueinfo(tgid, sig, siginfo_t *) */
+SYSCALL(rt_sigqueueinfo)
+{
+	int64_t tgid = (int64_t)(int32_t)a0, sig = (int64_t)(int32_t)a1;
+	struct task *p = task_find((int)tgid);
+	struct ksiginfo info;
+	long err;
+
+	(void)a3, (void)a4, (void)a5;
+	if (!p || p->tgid != tgid)
+		return -ESRCH;
+	err = queued_info((int)sig, a2, task_same_group(p, current), &info);
+	if (err)
+		return err;
+	if (sig < 0 || sig > NSIG)
+		return -EINVAL;
+	if (!may_kill(p, (int)sig))
+		return -EPERM;
+	return sig ? signal_send(p, (int)sig, &info, true) : 0;
+}
+
+/* rt_tgsigqueueinfo(tgid, tid, sig, siginfo_t *) */
+SYSCALL(rt_tgsigqueueinfo)
+{
+	int64_t tgid = (int64_t)(int32_t)a0, tid = (int64_t)(int32_t)a1;
+	int64_t sig = (int64_t)(int32_t)a2;
+	struct task *t = task_find((int)tid);
+	struct ksiginfo info;
+	long err;
+
+	(void)a4, (void)a5;
+	if (tgid <= 0 || tid <= 0)
+		return -EINVAL;
+	if (!t || t->tgid != tgid)
+		return -ESRCH;
+	err = queued_info((int)sig, a3, task_same_group(t, current), &info);
+	if (err)
+		return err;
+	if (sig < 0 || sig > NSIG)
+		return -EINVAL;
+	if (!may_kill(t, (int)sig))
+		return -EPERM;
+	return sig ? signal_send(t, (int)sig, &info, false) : 0;
 }
 
 SYSCALL(tkill)

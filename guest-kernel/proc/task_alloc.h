@@ -21,6 +21,9 @@ _Static_assert(TASK_STACK_SIZE > FRAME_PAGE_SIZE, "a C stack below the frame pag
 
 /* A free slot with a new pid and a kernel stack; NULL when none (-EAGAIN). */
 struct task *task_alloc(void);
+/* A zeroed file table with one reference (it is larger than a page), or NULL. */
+struct files *files_alloc(void);
+void files_free(struct files *f);
 /* Frees the slot and the stack of a task that does not run (zombie reaped, failed clone). */
 void task_free(struct task *t);
 /* Frees tasks that died while running (DEAD), once the CPU left their stack. */

@@ -1,8 +1,10 @@
 /*
  * wait4 and waitid: the children of the caller's thread group that exited
- * (zombies, reaped here) or stopped under ptrace, as Linux reports them.
- * A caller with matching children and nothing to report sleeps on its
- * group leader until a child changes state (task_exit, ptrace stops).
+ * (zombies, reaped here), stopped under ptrace, or group-stopped and
+ * continued (WUNTRACED/WSTOPPED, WCONTINUED: proc/jobctl.c), as Linux
+ * reports them.  A caller with matching children and nothing to report
+ * sleeps on its group leader until a child changes state (task_exit,
+ * ptrace stops, group stop and continue).
  */
 #include "lib/string.h"
 #include "proc/process.h"
@@ -33,18 +35,32 @@
 #define CLD_DUMPED 3
 #define CLD_TRAPPED 4
 #define CLD_STOPPED 5
+#define CLD_CONTINUED 6
+#define SIGCONT 18
 
 /* What one wait found. */
 struct wait_result {
 	int pid;
 	int wstatus; /* wait4's encoding */
 	bool stopped;
+	bool continued;
+	struct acct_sum ru; /* the child's use, with its children's (wait4's rusage) */
 };
 
-/* pid > 0: that one; -1 or 0 or < -1 (process groups: all are one group here): any. */
+/*
+ * wait4's pid: > 0 that one, -1 any, 0 the caller's process group, < -1
+ * group -pid; waitid's P_PGID comes as WAIT_PGID(pgid).
+ */
+#define WAIT_PGID(g) (-(g) - 0x40000000) /* below any -pid wait4 can pass on */
+
 static bool wait_matches(const struct task *c, int pid, uint32_t options)
 {
+	int pgid = pid == 0 ? proc_job(current)->pgid : pid <= WAIT_PGID(0) ? -(pid + 0x40000000)
+						       : pid < -1 ? -pid : 0;
+
 	if (pid > 0 && c->tgid != pid && c->pid != pid)
+		return false;
+	if (pgid && proc_job(c)->pgid != pgid)
 		return false;
 	/* __WCLONE: only children that signal their parent with something else than SIGCHLD. */
 	if (!(options & __WALL) && ((options & __WCLONE) != 0) != (c->exit_signal != SIGCHLD))
@@ -74,8 +90,7 @@ static int wait_scan(int pid, uint32_t options, struct wait_result *res)
 		if (!is_child(c, me) || !wait_matches(c, pid, options))
 			continue;
 		any = true;
-		if (c->state == TASK_STOPPED && !c->ptrace_stop_reported &&
-		    (c->tracer || (options & WUNTRACED))) {
+		if (c->state == TASK_STOPPED && !c->ptrace_stop_reported && c->tracer) {
 			res->pid = c->pid;
 			res->wstatus = W_STOPCODE(c->ptrace_stop_sig);
 			res->stopped = true;
@@ -83,12 +98,26 @@ static int wait_scan(int pid, uint32_t options, struct wait_result *res)
 				c->ptrace_stop_reported = true;
 			return 1;
 		}
+		if (!c->tracer || c->tracer->tgid != me->tgid) {
+			int k = jobctl_wait_report(c, options, false, &res->wstatus);
+
+			if (k) {
+				acct_process(c, true, true, &res->ru);
+				res->pid = c->tgid;
+				res->stopped = k == 1;
+				res->continued = k == 2;
+				return 1;
+			}
+		}
 		if (c->state == TASK_ZOMBIE && c->group_dead && (options & WEXITED)) {
 			res->pid = c->tgid;
 			res->wstatus = c->exit_code;
 			res->stopped = false;
-			if (!(options & WNOWAIT))
+			acct_process(c, true, true, &res->ru);
+			if (!(options & WNOWAIT)) {
+				acct_reap(me, c);
 				task_free(c);
+			}
 			return 1;
 		}
 	}
@@ -129,12 +158,8 @@ SYSCALL(wait4)
 		return r;
 	if (a1 && copy_to_user(a1, &res.wstatus, sizeof(res.wstatus)))
 		return -EFAULT;
-	if (a3) {
-		static const uint8_t zero_rusage[144];
-
-		if (copy_to_user(a3, zero_rusage, sizeof(zero_rusage)))
-			return -EFAULT;
-	}
+	if (a3 && acct_rusage_to_user(&res.ru, a3))
+		return -EFAULT;
 	return res.pid;
 }
 
@@ -155,7 +180,7 @@ SYSCALL(waitid)
 	int pid;
 	long r;
 
-	(void)a4, (void)a5;
+	(void)a5;
 	if (options & ~(WNOHANG | WSTOPPED | WEXITED | WCONTINUED | WNOWAIT | __WNOTHREAD |
 			__WALL | __WCLONE))
 		return -EINVAL;
@@ -171,7 +196,10 @@ SYSCALL(waitid)
 		pid = (int)a1;
 		break;
 	case P_PGID:
-		pid = -1;
+		/* 0: the caller's own group (Linux 5.4 on). */
+		if ((int)a1 < 0)
+			return -EINVAL;
+		pid = (int)a1 ? WAIT_PGID((int)a1) : 0;
 		break;
 	default:
 		return -EINVAL;
@@ -179,12 +207,17 @@ SYSCALL(waitid)
 	r = wait_common(pid, options, &res);
 	if (r < 0)
 		return r;
+	if (a4 && acct_rusage_to_user(&res.ru, a4))
+		return -EFAULT;
 	if (r > 0) {
 		int sig = res.wstatus & 0x7f;
 
 		info.signo = SIGCHLD;
 		info.pid = res.pid;
-		if (res.stopped) {
+		if (res.continued) {
+			info.code = CLD_CONTINUED;
+			info.status = SIGCONT;
+		} else if (res.stopped) {
 			info.code = current && task_find(res.pid) && task_find(res.pid)->tracer
 					    ? CLD_TRAPPED
 					    : CLD_STOPPED;

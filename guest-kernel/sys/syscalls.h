@@ -157,17 +157,48 @@ SYSCALL(exit_group);
 SYSCALL(getpid);
 SYSCALL(gettid);
 SYSCALL(getppid);
-SYSCALL(getuid);
 SYSCALL(set_tid_address);
 SYSCALL(set_robust_list);
 SYSCALL(uname);
 SYSCALL(sched_yield);
 SYSCALL(sched_getaffinity);
-SYSCALL(prlimit64);
-SYSCALL(getrlimit);
 SYSCALL(umask);
 SYSCALL(sysinfo);
 SYSCALL(enosys);
+
+/* proc/sys_cred.c: credentials */
+SYSCALL(getuid);
+SYSCALL(geteuid);
+SYSCALL(getgid);
+SYSCALL(getegid);
+SYSCALL(getresuid);
+SYSCALL(getresgid);
+SYSCALL(setuid);
+SYSCALL(setgid);
+SYSCALL(setreuid);
+SYSCALL(setregid);
+SYSCALL(setresuid);
+SYSCALL(setresgid);
+SYSCALL(setfsuid);
+SYSCALL(setfsgid);
+SYSCALL(getgroups);
+SYSCALL(setgroups);
+
+/* proc/sys_rlimit.c: limits, accounting, priorities */
+SYSCALL(getrlimit);
+SYSCALL(setrlimit);
+SYSCALL(prlimit64);
+SYSCALL(getrusage);
+SYSCALL(times);
+SYSCALL(getpriority);
+SYSCALL(setpriority);
+
+/* proc/jobctl.c: process groups and sessions */
+SYSCALL(setpgid);
+SYSCALL(getpgid);
+SYSCALL(getpgrp);
+SYSCALL(setsid);
+SYSCALL(getsid);
 
 /* proc/fork.c, proc/wait.c, proc/futex.c */
 SYSCALL(clone);
@@ -200,6 +231,8 @@ SYSCALL(sigaltstack);
 SYSCALL(kill);
 SYSCALL(tkill);
 SYSCALL(tgkill);
+SYSCALL(rt_sigqueueinfo);
+SYSCALL(rt_tgsigqueueinfo);
 
 /* sys/syscall.c: every number without a handler (-ENOSYS, counted as unknown) */
 SYSCALL(ni_syscall);

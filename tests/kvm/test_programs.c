@@ -341,3 +341,28 @@ Test(programs, pollcheck)
 	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
 	proc_free(&p);
 }
+
+/*
+ * Credentials, process groups, sessions and job control
+ * (tests/guest/jobcheck, issue 25): set*id's rules in a child that drops
+ * root, EPERM across users, setpgid/setsid/getsid with their errors,
+ * kill(0) and kill(-pgid), waitpid by group, group stop and continue as
+ * wait(WUNTRACED/WCONTINUED), waitid and SIGCHLD report them, a stopped
+ * two-thread process, the orphaned group's SIGHUP, and the console as the
+ * controlling terminal (termios, tcsetpgrp, SIGTTOU/SIGTTIN of a
+ * background job).  The program checks Linux's behaviour (it passes on a
+ * Linux host, under a pty for the terminal part); here every check must
+ * pass, the terminal ones included.
+ */
+Test(programs, jobcheck)
+{
+	const char *argv[] = {EL_ENTRYLAB, "run", "--timeout", "120", "-o", tmp_output("jobcheck.jsonl"),
+			      "--exec", GUEST_BIN "jobcheck", NULL};
+	struct el_proc p;
+
+	proc_run(&p, argv);
+	cr_expect_eq(p.status, 0, "jobcheck failed in the guest:\n%s\n%s", p.out, p.err);
+	cr_expect(strstr(p.out, "jobcheck: 64 passed, 0 failed, 0 skipped"), "%s", p.out);
+	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
+	proc_free(&p);
+}

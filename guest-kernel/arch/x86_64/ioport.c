@@ -9,8 +9,8 @@
  * iopl(3) instead points iomap_base at the TSS's all-zero bitmap, so that
  * a switch between iopl(3) and ioperm threads copies nothing.
  *
- * Permission: CAP_SYS_RAWIO to turn ports on or raise the level; every
- * task here runs as root (sys_proc.c), so it is always granted.
+ * Permission: CAP_SYS_RAWIO to turn ports on or raise the level: an
+ * effective uid of 0 (proc/cred.h).
  */
 #include "arch/x86_64/desc.h"
 #include "arch/x86_64/ioport.h"
@@ -45,7 +45,7 @@ static uint32_t tss_max;   /* bytes of cpu_tss.io_map that may hold a zero bit *
 
 static bool capable_rawio(void)
 {
-	return true;
+	return cred_capable(current);
 }
 
 static struct io_bitmap *bitmap_alloc(void)
