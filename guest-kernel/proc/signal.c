@@ -275,6 +275,8 @@ int signal_send(struct task *t, int sig, const struct ksiginfo *info, bool group
 	if (!task_alive(t))
 		return 0; /* a zombie takes no more signals */
 	prepare_signal(t, sig);
+	if (sig == SIGCONT)
+		ptrace_sigcont(t);
 	if (sig_ignored(t, sig))
 		return 0;
 	set = group ? &t->sighand->shared : &t->sig.pending;
@@ -670,6 +672,8 @@ void signal_deliver(struct trap_frame *tf)
 			recalc(t);
 			return;
 		}
+		if ((SIG_DEFAULT_STOP & SIGBIT(sig)) && ptrace_group_stop(sig))
+			continue;
 		if ((SIG_DEFAULT_IGNORE | SIG_DEFAULT_STOP) & SIGBIT(sig))
 			continue; /* no group stop: see the top of this file */
 		default_kill(t, sig);

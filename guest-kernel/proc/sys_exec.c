@@ -18,6 +18,7 @@
 #include "proc/exec_script.h"
 #include "proc/exec_stack.h"
 #include "proc/process.h"
+#include "proc/ptrace.h"
 #include "proc/signal.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
@@ -204,7 +205,6 @@ SYSCALL(execve)
 	task_set_comm(t, path);
 	close_on_exec(t->files);
 	t->work |= TASK_WORK_FRAME;
-	if (t->tracer)
-		signal_send(t, SIGTRAP, 0, false);
+	ptrace_exec(t->pid);
 	return 0;
 }

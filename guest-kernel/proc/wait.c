@@ -6,6 +6,7 @@
  */
 #include "lib/string.h"
 #include "proc/process.h"
+#include "proc/ptrace.h"
 #include "proc/sched.h"
 #include "proc/task_alloc.h"
 #include "sys/errno.h"
@@ -74,8 +75,9 @@ static int wait_scan(int pid, uint32_t options, struct wait_result *res)
 		if (!is_child(c, me) || !wait_matches(c, pid, options))
 			continue;
 		any = true;
+		/* A tracee's stops are its tracer's to see, not its parent's. */
 		if (c->state == TASK_STOPPED && !c->ptrace_stop_reported &&
-		    (c->tracer || (options & WUNTRACED))) {
+		    (c->tracer ? c->tracer->tgid == me->tgid : (options & WUNTRACED) != 0)) {
 			res->pid = c->pid;
 			res->wstatus = W_STOPCODE(c->ptrace_stop_sig);
 			res->stopped = true;
@@ -83,11 +85,12 @@ static int wait_scan(int pid, uint32_t options, struct wait_result *res)
 				c->ptrace_stop_reported = true;
 			return 1;
 		}
-		if (c->state == TASK_ZOMBIE && c->group_dead && (options & WEXITED)) {
+		if (c->state == TASK_ZOMBIE && c->group_dead && (options & WEXITED) &&
+		    !ptrace_zombie_hidden(c, me)) {
 			res->pid = c->tgid;
 			res->wstatus = c->exit_code;
 			res->stopped = false;
-			if (!(options & WNOWAIT))
+			if (!(options & WNOWAIT) && !ptrace_zombie_reaped(c, me))
 				task_free(c);
 			return 1;
 		}
