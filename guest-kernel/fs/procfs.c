@@ -112,7 +112,7 @@ static size_t status_block(struct mm *mm, unsigned i, char *buf, size_t size)
 	(void)mm;
 	if (i)
 		return 0;
-	for (j = 0; j < TASK_MAX; j++)
+	for (j = 0; j < task_slots; j++)
 		threads += task_table[j].tgid == t->tgid && task_table[j].state != TASK_UNUSED &&
 			   task_table[j].state != TASK_ZOMBIE && task_table[j].state != TASK_DEAD;
 	return ksnprintf(buf, size,

@@ -39,6 +39,7 @@
 #define SIGCHLD 17
 
 struct task task_table[TASK_MAX];
+unsigned task_slots;
 static int last_pid;
 
 /* init's kernel stack, above an unmapped guard page: overflows fault (#DF). */
@@ -48,7 +49,7 @@ struct task *task_find(int pid)
 {
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX && pid > 0; i++)
+	for (i = 0; i < task_slots && pid > 0; i++)
 		if (task_table[i].pid == pid && task_table[i].state != TASK_UNUSED &&
 		    task_table[i].state != TASK_DEAD)
 			return &task_table[i];
@@ -64,7 +65,7 @@ static int pid_next(void)
 		bool used = false;
 
 		last_pid = last_pid >= PID_MAX - 1 ? 2 : last_pid + 1;
-		for (i = 0; i < TASK_MAX && !used; i++)
+		for (i = 0; i < task_slots && !used; i++)
 			used = task_table[i].state != TASK_UNUSED &&
 			       (task_table[i].pid == last_pid || task_table[i].tgid == last_pid);
 		if (!used)
@@ -90,6 +91,8 @@ struct task *task_alloc(void)
 	task_table[i].stack_base = (uint64_t)phys_to_virt(pa);
 	task_table[i].pid = pid_next();
 	task_table[i].state = TASK_BLOCKED_NOINTR; /* not runnable until clone finishes */
+	if (i >= task_slots)
+		task_slots = i + 1;
 	return &task_table[i];
 }
 
@@ -99,13 +102,15 @@ void task_free(struct task *t)
 		frame_free_order(virt_to_phys((void *)t->stack_base), TASK_STACK_ORDER);
 	arch_task_release(t);
 	memset(t, 0, sizeof(*t));
+	while (task_slots && task_table[task_slots - 1].state == TASK_UNUSED)
+		task_slots--;
 }
 
 void task_reap_dead(void)
 {
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++)
+	for (i = 0; i < task_slots; i++)
 		if (task_table[i].state == TASK_DEAD && &task_table[i] != current)
 			task_free(&task_table[i]);
 }
@@ -203,6 +208,7 @@ void process_run_init(void)
 	p->pid = p->tgid = last_pid = INIT_PID;
 	p->state = TASK_RUNNABLE;
 	p->group_leader = p;
+	task_slots = 1;
 	p->stack_base = (uint64_t)init_stack_area + PAGE_SIZE;
 	p->files = kzalloc(sizeof(*p->files));
 	if (!p->files || signal_task_init(p, 0, 0))
@@ -261,7 +267,7 @@ static __noreturn void run_end(struct task *init, int wstatus)
 	unsigned i, alive = 0;
 
 	region_whole_end(); /* el.region=whole: the first thing once init exited */
-	for (i = 0; i < TASK_MAX; i++)
+	for (i = 0; i < task_slots; i++)
 		alive += task_table[i].state != TASK_UNUSED && task_table[i].state != TASK_DEAD &&
 			 task_table[i].tgid != INIT_PID;
 	/* Alone at the end: its address space goes too, and mm_put checks that every frame came back. */
@@ -284,7 +290,7 @@ static void reparent_children(const struct task *dying)
 {
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *c = &task_table[i];
 
 		if (c->state == TASK_UNUSED || c->parent != dying)
@@ -299,7 +305,7 @@ static unsigned group_live_threads(int tgid)
 {
 	unsigned i, n = 0;
 
-	for (i = 0; i < TASK_MAX; i++)
+	for (i = 0; i < task_slots; i++)
 		n += task_table[i].tgid == tgid && task_table[i].state != TASK_UNUSED &&
 		     task_table[i].state != TASK_ZOMBIE && task_table[i].state != TASK_DEAD;
 	return n;
@@ -370,7 +376,7 @@ void task_exit_group(int wstatus)
 		leader->exit_code = wstatus;
 		leader->group_exiting = true;
 	}
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *o = &task_table[i];
 
 		if (o == t || o->tgid != t->tgid || o->state == TASK_UNUSED ||

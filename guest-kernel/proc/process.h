@@ -129,6 +129,13 @@ _Static_assert(offsetof(struct task, work) == TASK_WORK && sizeof(((struct task 
 
 /* Every task slot (TASK_UNUSED ones included), for the scheduler, wait and kill. */
 extern struct task task_table[TASK_MAX];
+/*
+ * Every slot at or above task_slots is TASK_UNUSED, so scans of the table
+ * stop there: the scheduler's wake, pick and reap loops cost the tasks in
+ * use, not TASK_MAX (a pipe round trip walked 64 slots four times).
+ * task_alloc raises it, task_free lowers it past freed top slots.
+ */
+extern unsigned task_slots;
 
 /* The trap frame of a task's user context: the top of its kernel stack. */
 static inline struct trap_frame *task_user_frame(const struct task *t)

@@ -191,7 +191,7 @@ void ptrace_task_exit(struct task *t)
 {
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *c = &task_table[i];
 
 		if (c->tracer != t || c->state == TASK_UNUSED)

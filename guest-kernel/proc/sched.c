@@ -37,7 +37,7 @@ static uint64_t wake_expired(void)
 	uint64_t now = 0, next = 0;
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *t = &task_table[i];
 
 		if (!t->wake_deadline_ns || (t->state != TASK_BLOCKED && t->state != TASK_BLOCKED_NOINTR))
@@ -59,8 +59,8 @@ static struct task *pick_next(const struct task *prev)
 {
 	unsigned start = (unsigned)(prev - task_table), i;
 
-	for (i = 1; i <= TASK_MAX; i++) {
-		struct task *t = &task_table[(start + i) % TASK_MAX];
+	for (i = 1; i <= task_slots; i++) {
+		struct task *t = &task_table[(start + i) % task_slots];
 
 		if (t->state == TASK_RUNNABLE)
 			return t;
@@ -72,7 +72,7 @@ unsigned sched_nr_runnable(void)
 {
 	unsigned i, n = 0;
 
-	for (i = 0; i < TASK_MAX; i++)
+	for (i = 0; i < task_slots; i++)
 		n += task_table[i].state == TASK_RUNNABLE && &task_table[i] != current;
 	return n;
 }
@@ -163,7 +163,7 @@ unsigned wake_up(const void *chan)
 {
 	unsigned i, n = 0;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *t = &task_table[i];
 
 		if ((t->state == TASK_BLOCKED || t->state == TASK_BLOCKED_NOINTR) &&

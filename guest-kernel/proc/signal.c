@@ -103,7 +103,7 @@ static struct task *group_next(const struct task *g, struct task *prev)
 {
 	struct task *t = prev ? prev + 1 : task_table;
 
-	for (; t < task_table + TASK_MAX; t++)
+	for (; t < task_table + task_slots; t++)
 		if (t->tgid == g->tgid && task_alive(t))
 			return t;
 	return 0;

@@ -128,7 +128,7 @@ static unsigned live_threads(const struct task *t)
 {
 	unsigned i, n = 0;
 
-	for (i = 0; i < TASK_MAX; i++)
+	for (i = 0; i < task_slots; i++)
 		n += task_table[i].tgid == t->tgid && task_table[i].state != TASK_UNUSED &&
 		     task_table[i].state != TASK_ZOMBIE && task_table[i].state != TASK_DEAD;
 	return n;

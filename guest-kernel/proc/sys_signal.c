@@ -217,7 +217,7 @@ static long kill_many(int sig, bool all_but_init_and_self)
 	bool found = false;
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *p = &task_table[i];
 
 		if (p->state == TASK_UNUSED || p->state == TASK_DEAD || p != p->group_leader)

@@ -37,7 +37,7 @@ SYSCALL(sysinfo)
 	unsigned procs = 0;
 
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	for (unsigned i = 0; i < TASK_MAX; i++)
+	for (unsigned i = 0; i < task_slots; i++)
 		procs += task_table[i].state != TASK_UNUSED && task_table[i].state != TASK_DEAD;
 	si.uptime = (int64_t)(time_monotonic_ns() / 1000000000u);
 	si.totalram = frame_stats.total * PAGE_BYTES;

@@ -75,7 +75,7 @@ static unsigned runnable_besides(const struct task *next)
 {
 	unsigned i, n = 0;
 
-	for (i = 0; i < TASK_MAX; i++)
+	for (i = 0; i < task_slots; i++)
 		n += task_table[i].state == TASK_RUNNABLE && &task_table[i] != next;
 	return n;
 }
@@ -86,7 +86,7 @@ static uint64_t next_deadline(void)
 	uint64_t d = 0;
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		const struct task *t = &task_table[i];
 
 		if ((t->state == TASK_BLOCKED || t->state == TASK_BLOCKED_NOINTR) && t->wake_deadline_ns &&

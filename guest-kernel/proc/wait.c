@@ -69,7 +69,7 @@ static int wait_scan(int pid, uint32_t options, struct wait_result *res)
 	bool any = false;
 	unsigned i;
 
-	for (i = 0; i < TASK_MAX; i++) {
+	for (i = 0; i < task_slots; i++) {
 		struct task *c = &task_table[i];
 
 		if (!is_child(c, me) || !wait_matches(c, pid, options))
