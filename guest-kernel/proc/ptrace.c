@@ -375,6 +375,19 @@ static long attach(int pid, bool seize, uint64_t addr, uint64_t opts)
 	t->ptrace_opts = (uint32_t)opts | (seize ? PTRACE_SEIZED : 0);
 	if (!seize)
 		signal_send(t, SIGSTOP, 0, false);
+	if (t->state == TASK_STOPPED) {
+		/*
+		 * Group-stopped: it leaves that stop to stop again for its tracer,
+		 * a PTRACE_EVENT_STOP trap when SEIZEd, the SIGSTOP's delivery stop
+		 * otherwise (Linux JOBCTL_TRAP_STOP); wait has nothing until then.
+		 */
+		t->ptrace_stop_reported = true;
+		if (seize) {
+			t->ptrace_trap = PTRACE_EVENT_CODE(SIGSTOP, PTRACE_EVENT_STOP);
+			t->work |= TASK_WORK_NOTIFY;
+		}
+		wake_task(t);
+	}
 	return 0;
 }
 
