@@ -178,10 +178,13 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t parent_tid, uint64
 	pid = c->pid;
 	c->state = TASK_RUNNABLE;
 	timer_kick();
-	if (flags & CLONE_VFORK) {
+	if (flags & CLONE_VFORK)
 		c->vfork_parent = p;
+	ptrace_clone_event(c, flags);
+	if (flags & CLONE_VFORK) {
 		while (c->vfork_parent == p)
 			sched_block(c, 0, false);
+		ptrace_vfork_done(pid);
 	}
 	return pid;
 }

@@ -108,6 +108,10 @@ struct task {
 	bool ptrace_stop_reported;      /* wait already returned this stop */
 	bool ptrace_forced_tf;          /* PTRACE_SINGLESTEP set TF (the tracee did not) */
 	struct ksiginfo ptrace_siginfo; /* the signal of a signal-delivery stop (GETSIGINFO) */
+	uint64_t ptrace_eventmsg;       /* PTRACE_GETEVENTMSG: a new pid, an exit status, 1/2 at syscall stops */
+	int ptrace_trap;                /* a PTRACE_EVENT_STOP due (SEIZE, INTERRUPT, SIGCONT): its stop code */
+	uint8_t ptrace_syscall_op;      /* PTRACE_SYSCALL_INFO_* of the present stop */
+	bool ptrace_listening;          /* PTRACE_LISTEN: stays in group stop until SIGCONT or SIGKILL */
 	struct trap_frame *user_regs;   /* the frame at the top of the kernel stack (PEEKUSER) */
 
 	/* --- CPU state and the kernel stack --- */
@@ -200,6 +204,6 @@ int exec_load(struct task *p, struct inode *node, const struct exec_strings *s,
 
 /* Linux wait-status encodings. */
 #define W_EXITCODE(code, sig) ((((code) & 0xff) << 8) | ((sig) & 0x7f))
-#define W_STOPCODE(sig) ((((sig) & 0xff) << 8) | 0x7f)
+#define W_STOPCODE(code) ((((code) & 0xffff) << 8) | 0x7f) /* ptrace: signal | event << 8 */
 
 #endif

@@ -12,8 +12,10 @@
  * top of its kernel stack and its thread state (saved by the switch away),
  * which is what PEEKUSER/POKEUSER/GETREGS/SETREGS read and write.
  *
- * Event stops for fork/clone/exec/exit (PTRACE_O_TRACE*) are not
- * generated: SETOPTIONS takes only TRACESYSGOOD and EXITKILL.
+ * Event stops (fork/clone/exec/exit), PTRACE_EVENT_STOP traps, group stop
+ * under ptrace, PTRACE_INTERRUPT and PTRACE_LISTEN are ptrace_event.c's.
+ * PTRACE_GET_SYSCALL_INFO reports entry/exit only at syscall stops with
+ * TRACESYSGOOD, as Linux (there is no seccomp, so no seccomp op).
  */
 #include "lib/string.h"
 #include "mm/layout.h"
@@ -22,6 +24,7 @@
 #include "arch/x86_64/fpu.h"
 #include "proc/process.h"
 #include "proc/ptrace.h"
+#include "proc/ptrace_priv.h"
 #include "proc/ptrace_regs.h"
 #include "proc/sched.h"
 #include "proc/signal.h"
@@ -54,18 +57,14 @@
 #define PTRACE_SETREGSET 0x4205
 #define PTRACE_SEIZE 0x4206
 #define PTRACE_INTERRUPT 0x4207
+#define PTRACE_LISTEN 0x4208
+#define PTRACE_GET_SYSCALL_INFO 0x420e
 
-#define PTRACE_O_TRACESYSGOOD 0x1
-#define PTRACE_O_EXITKILL 0x100000
-#define PTRACE_O_SUPPORTED (PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)
+#define AUDIT_ARCH_X86_64 0xc000003eu
 
 #define NT_PRSTATUS 1
 #define NT_PRFPREG 2
 
-#define SIGKILL 9
-#define SIGTRAP 5
-#define SIGSTOP 19
-#define SIGCHLD 17
 #define TRAP_BRKPT 1
 #define CLD_TRAPPED 4
 #define SI_USER 0
@@ -73,8 +72,7 @@
 
 /* ---- stops (the tracee's side) ---- */
 
-/* Stops current with `code` for wait; returns the signal the tracer resumed it with. */
-static int ptrace_stop(int code, const struct ksiginfo *info)
+int ptrace_stop(int code, const struct ksiginfo *info, bool no_siginfo)
 {
 	struct task *t = current, *tracer = t->tracer;
 	struct ksiginfo chld = {.signo = SIGCHLD, .code = CLD_TRAPPED, .pid = t->pid};
@@ -84,13 +82,23 @@ static int ptrace_stop(int code, const struct ksiginfo *info)
 	t->ptrace_resume_sig = 0;
 	if (info)
 		t->ptrace_siginfo = *info;
+	else if (no_siginfo)
+		t->ptrace_siginfo = (struct ksiginfo){0};
 	else
 		t->ptrace_siginfo = (struct ksiginfo){.signo = code & 0x7f, .code = code};
 	t->state = TASK_STOPPED;
 	chld.status = code & 0x7f;
 	signal_send(tracer, SIGCHLD, &chld, true);
 	wake_up(tracer->group_leader);
-	schedule();
+	for (;;) {
+		schedule();
+		/* PTRACE_LISTEN keeps it stopped: only SIGCONT, SIGKILL, a detach or a resume end it. */
+		if (!t->tracer || !t->ptrace_listening || (t->sig.pending.set & BIT(SIGKILL - 1)))
+			break;
+		t->state = TASK_STOPPED;
+	}
+	t->ptrace_listening = false;
+	t->ptrace_syscall_op = PTRACE_SYSCALL_INFO_NONE;
 	return t->tracer ? t->ptrace_resume_sig : 0;
 }
 
@@ -102,8 +110,11 @@ int ptrace_signal_stop(int sig, struct ksiginfo *info, struct trap_frame *tf)
 	(void)tf;
 	if (!t->tracer || sig == SIGKILL)
 		return sig;
-	r = ptrace_stop(sig, info);
-	if (r && r != sig && info) {
+	r = ptrace_stop(sig, info, false);
+	/* What the tracer left in the siginfo (PTRACE_SETSIGINFO) is what is delivered. */
+	if (info && t->tracer)
+		*info = t->ptrace_siginfo;
+	if (r && info && info->signo != r) {
 		/* The tracer chose another signal: it comes from the tracer (Linux: SI_USER). */
 		*info = (struct ksiginfo){.signo = r, .code = SI_USER, .pid = t->tracer->tgid};
 	}
@@ -114,9 +125,14 @@ int ptrace_signal_stop(int sig, struct ksiginfo *info, struct trap_frame *tf)
 	return r;
 }
 
-static int syscall_stop_code(const struct task *t)
+/* A syscall stop: SIGTRAP, |0x80 with TRACESYSGOOD (GET_SYSCALL_INFO names it only then). */
+static int syscall_stop(struct task *t, int op)
 {
-	return SIGTRAP | ((t->ptrace_opts & PTRACE_O_TRACESYSGOOD) ? 0x80 : 0);
+	bool good = (t->ptrace_opts & PTRACE_O_TRACESYSGOOD) != 0;
+
+	t->ptrace_eventmsg = (uint64_t)op;
+	t->ptrace_syscall_op = good ? (uint8_t)op : PTRACE_SYSCALL_INFO_NONE;
+	return ptrace_stop(SIGTRAP | (good ? 0x80 : 0), 0, false);
 }
 
 /* A stop's resume signal that is not 0 is delivered next (Linux: send_sig after a syscall stop). */
@@ -131,7 +147,7 @@ bool ptrace_syscall_entry(struct trap_frame *tf)
 	(void)tf;
 	if (!current->tracer)
 		return true;
-	resume_signal(ptrace_stop(syscall_stop_code(current), 0));
+	resume_signal(syscall_stop(current, PTRACE_SYSCALL_INFO_ENTRY));
 	return current->state == TASK_RUNNABLE;
 }
 
@@ -147,7 +163,7 @@ void ptrace_syscall_exit(struct trap_frame *tf)
 		return;
 	}
 	if (t->work & TASK_WORK_SYSCALL_TRACE)
-		resume_signal(ptrace_stop(syscall_stop_code(t), 0));
+		resume_signal(syscall_stop(t, PTRACE_SYSCALL_INFO_EXIT));
 }
 
 /* ---- life cycle ---- */
@@ -161,9 +177,14 @@ static void detach(struct task *t)
 	t->ptrace_forced_tf = false;
 	t->tracer = 0;
 	t->ptrace_opts = 0;
+	t->ptrace_trap = 0;
+	t->ptrace_listening = false;
 	t->work &= ~(TASK_WORK_SYSCALL_TRACE | TASK_WORK_SINGLESTEP);
 	if (t->state == TASK_STOPPED)
 		wake_task(t);
+	/* A zombie the tracer never reaped is its parent's again. */
+	if (t->state == TASK_ZOMBIE && t->parent)
+		wake_up(t->parent);
 }
 
 void ptrace_task_exit(struct task *t)
@@ -183,16 +204,6 @@ void ptrace_task_exit(struct task *t)
 		wake_up(t->tracer->group_leader);
 }
 
-void ptrace_clone_inherit(struct task *child, const struct task *parent, uint64_t clone_flags)
-{
-	(void)parent, (void)clone_flags;
-	/* No PTRACE_O_TRACEFORK/CLONE: a child starts untraced (its frame copy loses a forced TF). */
-	if (parent->ptrace_forced_tf)
-		task_user_frame(child)->rflags &= ~PTRACE_RFLAGS_TF;
-	child->tracer = 0;
-	child->work &= ~(TASK_WORK_SYSCALL_TRACE | TASK_WORK_SINGLESTEP);
-}
-
 /* ---- the tracer's requests ---- */
 
 /* The tracee of a request other than TRACEME/ATTACH: traced by current and stopped. */
@@ -201,7 +212,7 @@ static struct task *tracee_stopped(int pid, long *err)
 	struct task *t = task_find(pid);
 
 	*err = -ESRCH;
-	if (!t || t->tracer != current || t->state != TASK_STOPPED)
+	if (!t || t->tracer != current || t->state != TASK_STOPPED || t->ptrace_listening)
 		return 0;
 	return t;
 }
@@ -227,6 +238,7 @@ static long resume(struct task *t, uint64_t req, uint64_t data)
 	}
 	/* The frame may have changed: the syscall return must check it in full. */
 	t->work |= TASK_WORK_FRAME;
+	t->ptrace_listening = false;
 	t->ptrace_resume_sig = (int)data;
 	wake_task(t);
 	return 0;
@@ -348,20 +360,102 @@ static long regset(struct task *t, uint64_t type, uint64_t uiov, bool set)
 	return err;
 }
 
-static long attach(int pid, bool seize, uint64_t opts)
+static long attach(int pid, bool seize, uint64_t addr, uint64_t opts)
 {
 	struct task *t = task_find(pid);
 
+	/* SEIZE's addr must be 0 and its options known: EIO, not SETOPTIONS' EINVAL (Linux). */
+	if (seize && (addr || (opts & ~(uint64_t)PTRACE_O_MASK)))
+		return -EIO;
 	if (!t)
 		return -ESRCH;
 	if (t->tracer || task_same_group(t, current) || !cred_may_ptrace(current, t))
 		return -EPERM;
-	if (opts & ~PTRACE_O_SUPPORTED)
-		return -EINVAL;
 	t->tracer = current;
-	t->ptrace_opts = (uint32_t)opts;
+	t->ptrace_opts = (uint32_t)opts | (seize ? PTRACE_SEIZED : 0);
 	if (!seize)
 		signal_send(t, SIGSTOP, 0, false);
+	if (t->state == TASK_STOPPED) {
+		/*
+		 * Group-stopped: it leaves that stop to stop again for its tracer,
+		 * a PTRACE_EVENT_STOP trap when SEIZEd, the SIGSTOP's delivery stop
+		 * otherwise (Linux JOBCTL_TRAP_STOP); wait has nothing until then.
+		 */
+		t->ptrace_stop_reported = true;
+		if (seize) {
+			t->ptrace_trap = PTRACE_EVENT_CODE(SIGSTOP, PTRACE_EVENT_STOP);
+			t->work |= TASK_WORK_NOTIFY;
+		}
+		wake_task(t);
+	}
+	return 0;
+}
+
+/* struct ptrace_syscall_info (linux/ptrace.h), 88 bytes. */
+struct syscall_info {
+	uint8_t op, pad[3];
+	uint32_t arch;
+	uint64_t instruction_pointer, stack_pointer;
+	union {
+		struct {
+			uint64_t nr, args[6];
+		} entry;
+		struct {
+			int64_t rval;
+			uint8_t is_error;
+		} exit;
+	};
+};
+
+/* PTRACE_GET_SYSCALL_INFO: returns the size of the op's data, copies at most len bytes. */
+static long get_syscall_info(struct task *t, uint64_t len, uint64_t udst)
+{
+	const struct trap_frame *tf = task_user_frame(t);
+	struct syscall_info si = {.op = t->ptrace_syscall_op, .arch = AUDIT_ARCH_X86_64,
+				  .instruction_pointer = tf->rip, .stack_pointer = tf->rsp};
+	uint64_t size = offsetof(struct syscall_info, entry);
+
+	if (si.op == PTRACE_SYSCALL_INFO_ENTRY) {
+		uint64_t a[6] = {tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9};
+
+		si.entry.nr = tf->error; /* orig_rax */
+		memcpy(si.entry.args, a, sizeof(a));
+		size = offsetof(struct syscall_info, entry.args) + sizeof(a);
+	} else if (si.op == PTRACE_SYSCALL_INFO_EXIT) {
+		si.exit.rval = (int64_t)tf->rax;
+		si.exit.is_error = tf->rax >= (uint64_t)-4095; /* IS_ERR_VALUE */
+		size = offsetof(struct syscall_info, exit.is_error) + 1;
+	}
+	if (copy_to_user(udst, &si, len < size ? len : size))
+		return -EFAULT;
+	return (long)size;
+}
+
+/* siginfo_t as Linux lays it out for ptrace: signo, errno, code, then pid/uid or addr. */
+static long get_siginfo(const struct task *t, uint64_t udst)
+{
+	const struct ksiginfo *k = &t->ptrace_siginfo;
+	int32_t si[32] = {k->signo, k->errno_, k->code, 0, k->pid, k->uid, k->status};
+
+	if (!k->signo)
+		return -EINVAL; /* a group stop of an ATTACHed tracee has no siginfo (Linux) */
+	if (k->addr)
+		memcpy(&si[4], &k->addr, sizeof(k->addr));
+	return copy_to_user(udst, si, sizeof(si));
+}
+
+static long set_siginfo(struct task *t, uint64_t usrc)
+{
+	int32_t si[32];
+	struct ksiginfo *k = &t->ptrace_siginfo;
+
+	if (!k->signo)
+		return -EINVAL;
+	if (copy_from_user(si, usrc, sizeof(si)))
+		return -EFAULT;
+	*k = (struct ksiginfo){.signo = si[0], .errno_ = si[1], .code = si[2], .pid = si[4],
+			       .uid = si[5], .status = si[6]};
+	memcpy(&k->addr, &si[4], sizeof(k->addr));
 	return 0;
 }
 
@@ -381,7 +475,7 @@ SYSCALL(ptrace)
 		return 0;
 	case PTRACE_ATTACH:
 	case PTRACE_SEIZE:
-		return attach((int)a1, a0 == PTRACE_SEIZE, a0 == PTRACE_SEIZE ? a3 : 0);
+		return attach((int)a1, a0 == PTRACE_SEIZE, a2, a0 == PTRACE_SEIZE ? a3 : 0);
 	case PTRACE_KILL:
 		t = task_find((int)a1);
 		if (!t || t->tracer != current)
@@ -393,9 +487,7 @@ SYSCALL(ptrace)
 		t = task_find((int)a1);
 		if (!t || t->tracer != current)
 			return -ESRCH;
-		if (t->state != TASK_STOPPED)
-			signal_send(t, SIGSTOP, 0, false);
-		return 0;
+		return ptrace_interrupt(t);
 	}
 	t = tracee_stopped((int)a1, &err);
 	if (!t)
@@ -427,26 +519,21 @@ SYSCALL(ptrace)
 	case PTRACE_GETREGSET:
 	case PTRACE_SETREGSET:
 		return regset(t, a2, a3, a0 == PTRACE_SETREGSET);
-	case PTRACE_GETSIGINFO: {
-		/* siginfo_t: signo, errno, code, then pid/uid or addr (the fields wait's users read). */
-		int32_t si[32] = {t->ptrace_siginfo.signo, t->ptrace_siginfo.errno_,
-				  t->ptrace_siginfo.code, 0, t->ptrace_siginfo.pid,
-				  t->ptrace_siginfo.uid};
-
-		if (t->ptrace_siginfo.addr)
-			memcpy(&si[4], &t->ptrace_siginfo.addr, sizeof(t->ptrace_siginfo.addr));
-		return copy_to_user(a3, si, sizeof(si));
-	}
+	case PTRACE_GETSIGINFO:
+		return get_siginfo(t, a3);
+	case PTRACE_SETSIGINFO:
+		return set_siginfo(t, a3);
+	case PTRACE_GET_SYSCALL_INFO:
+		return get_syscall_info(t, a2, a3);
 	case PTRACE_SETOPTIONS:
-		if (a3 & ~PTRACE_O_SUPPORTED)
+		if (a3 & ~(uint64_t)PTRACE_O_MASK)
 			return -EINVAL;
-		t->ptrace_opts = (uint32_t)a3;
+		t->ptrace_opts = (uint32_t)a3 | (t->ptrace_opts & PTRACE_SEIZED);
 		return 0;
-	case PTRACE_GETEVENTMSG: {
-		uint64_t zero = 0;
-
-		return copy_to_user(a3, &zero, sizeof(zero));
-	}
+	case PTRACE_GETEVENTMSG:
+		return copy_to_user(a3, &t->ptrace_eventmsg, sizeof(t->ptrace_eventmsg));
+	case PTRACE_LISTEN:
+		return ptrace_listen(t);
 	case PTRACE_CONT:
 	case PTRACE_SYSCALL:
 	case PTRACE_SINGLESTEP:

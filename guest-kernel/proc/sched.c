@@ -17,6 +17,7 @@
 #include "lib/console.h"
 #include "lib/panic.h"
 #include "proc/process.h"
+#include "proc/ptrace.h"
 #include "proc/rlimit.h"
 #include "proc/sched.h"
 #include "proc/signal.h"
@@ -230,6 +231,7 @@ void exit_to_user_work(struct trap_frame *tf)
 			t->work &= ~TASK_WORK_NOTIFY;
 			if (t->group_exiting)
 				task_exit(t->group_leader->exit_code);
+			ptrace_trap_work();
 			continue;
 		}
 		if (w & TASK_WORK_SIGPENDING) {

@@ -324,6 +324,8 @@ int signal_send(struct task *t, int sig, const struct ksiginfo *info, bool group
 	if (!task_alive(t))
 		return 0; /* a zombie takes no more signals */
 	prepare_signal(t, sig);
+	if (sig == SIGCONT)
+		ptrace_sigcont(t);
 	if (sig_ignored(t, sig))
 		return 0;
 	set = group ? &t->sighand->shared : &t->sig.pending;
@@ -705,6 +707,11 @@ void signal_deliver(struct trap_frame *tf)
 	for (;;) {
 		struct k_sigaction *ka;
 
+		/* A SEIZE trap due (SIGCONT, INTERRUPT) comes before any signal (Linux get_signal). */
+		if (t->ptrace_trap) {
+			ptrace_trap_work();
+			continue;
+		}
 		/* Another thread's group stop: this one stops too (Linux do_signal_stop). */
 		if (t->job.stop_pending) {
 			if (t->tracer)
@@ -742,7 +749,10 @@ void signal_deliver(struct trap_frame *tf)
 		if (SIG_DEFAULT_IGNORE & SIGBIT(sig))
 			continue;
 		if (SIG_DEFAULT_STOP & SIGBIT(sig)) {
-			if (!t->tracer)
+			/* Traced: the tracer sees the stop (ptrace_event.c); else the group stops. */
+			if (t->tracer)
+				ptrace_group_stop(sig);
+			else
 				jobctl_stop(t, sig);
 			continue;
 		}

@@ -18,6 +18,7 @@
 #include "proc/exec_script.h"
 #include "proc/exec_stack.h"
 #include "proc/process.h"
+#include "proc/ptrace.h"
 #include "proc/signal.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
@@ -205,7 +206,6 @@ SYSCALL(execve)
 	t->group_leader->job.did_exec = true;
 	close_on_exec(t->files);
 	t->work |= TASK_WORK_FRAME;
-	if (t->tracer)
-		signal_send(t, SIGTRAP, 0, false);
+	ptrace_exec(t->pid);
 	return 0;
 }

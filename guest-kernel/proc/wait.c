@@ -8,6 +8,7 @@
  */
 #include "lib/string.h"
 #include "proc/process.h"
+#include "proc/ptrace.h"
 #include "proc/sched.h"
 #include "proc/task_alloc.h"
 #include "sys/errno.h"
@@ -90,7 +91,9 @@ static int wait_scan(int pid, uint32_t options, struct wait_result *res)
 		if (!is_child(c, me) || !wait_matches(c, pid, options))
 			continue;
 		any = true;
-		if (c->state == TASK_STOPPED && !c->ptrace_stop_reported && c->tracer) {
+		/* A tracee's stops are its tracer's to see; group stops go through jobctl below. */
+		if (c->state == TASK_STOPPED && !c->ptrace_stop_reported && c->tracer &&
+		    c->tracer->tgid == me->tgid) {
 			res->pid = c->pid;
 			res->wstatus = W_STOPCODE(c->ptrace_stop_sig);
 			res->stopped = true;
@@ -109,12 +112,13 @@ static int wait_scan(int pid, uint32_t options, struct wait_result *res)
 				return 1;
 			}
 		}
-		if (c->state == TASK_ZOMBIE && c->group_dead && (options & WEXITED)) {
+		if (c->state == TASK_ZOMBIE && c->group_dead && (options & WEXITED) &&
+		    !ptrace_zombie_hidden(c, me)) {
 			res->pid = c->tgid;
 			res->wstatus = c->exit_code;
 			res->stopped = false;
 			acct_process(c, true, true, &res->ru);
-			if (!(options & WNOWAIT)) {
+			if (!(options & WNOWAIT) && !ptrace_zombie_reaped(c, me)) {
 				acct_reap(me, c);
 				task_free(c);
 			}

@@ -39,5 +39,7 @@ void pt_step(void);
 void pt_syscall(void);
 void pt_regs(void);
 void pt_signals(void);
+void pt_events(void);
+void pt_seize(void);
 
 #endif

@@ -84,6 +84,8 @@ static const struct group {
 	{"regs", "PEEKUSER/POKEUSER, GETREGS/SETREGS, GETFPREGS, RIP moved by the tracer",
 	 pt_regs},
 	{"signals", "CONT with a signal, signal-delivery stops, KILL, ESRCH/EPERM", pt_signals},
+	{"events", "TRACEFORK/VFORK/EXEC/EXIT event stops, group stop, GET_SYSCALL_INFO", pt_events},
+	{"seize", "SEIZE, INTERRUPT, LISTEN, EVENT_STOP traps, SETSIGINFO", pt_seize},
 };
 #define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 
