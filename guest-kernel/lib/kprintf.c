@@ -129,6 +129,9 @@ void kvformat(kprintf_sink *sink, void *ctx, const char *fmt, va_list ap)
 		case 'u':
 			emit_number(sink, ctx, arg_unsigned(&sp, &args), false, 10, false, 0, &sp);
 			break;
+		case 'o':
+			emit_number(sink, ctx, arg_unsigned(&sp, &args), false, 8, false, 0, &sp);
+			break;
 		case 'x':
 		case 'X':
 			emit_number(sink, ctx, arg_unsigned(&sp, &args), false, 16, *fmt == 'X', 0,

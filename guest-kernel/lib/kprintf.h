@@ -1,7 +1,7 @@
 /*
  * Formatted output for the kernel: a small printf.
  *
- * Conversions: %d %i %u %x %X %p %s %c %%; length l, ll, z; flags '-' and '0';
+ * Conversions: %d %i %u %o %x %X %p %s %c %%; length l, ll, z; flags '-' and '0';
  * field width (number or *); precision for %s (number or *), so that
  * "%.*s" prints strings that are not NUL-terminated.
  */
