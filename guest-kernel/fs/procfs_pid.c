@@ -1,15 +1,16 @@
 /*
  * /proc/PID's text files (proc(5)): cmdline, environ, comm, stat, statm,
  * status, mounts.  Figures this kernel does not keep print as Linux prints
- * them for a task that has none: page-fault and CPU-time counts are 0
- * (no accounting here), no tty (tty_nr 0, tpgid -1).  Identity the
- * kernel does not model yet (credentials, process groups, sessions) comes
- * from proc_task_ids() alone, so that the day it exists changes one place.
+ * them for a task that has none: page-fault and CPU-time counts are 0.
+ * Identity (credentials, process group, session, controlling terminal)
+ * comes from proc_task_ids() alone.
  */
 #include "fs/procfs_priv.h"
 #include "lib/string.h"
 #include "mm/layout.h"
 #include "mm/mm.h"
+#include "fs/tty.h"
+#include "proc/jobctl.h"
 #include "proc/process.h"
 #include "proc/signal_frame.h"
 #include "sys/errno.h"
@@ -21,13 +22,22 @@
 
 struct proc_ids {
 	int pgrp, session, tty_nr, tpgid;
-	unsigned uid, gid; /* real, effective, saved and filesystem alike */
+	unsigned uid, gid; /* real ids, for stat's owner */
+	const struct cred *cred;
 };
 
-/* What Linux shows for our state: root, each process its own group and session, no tty. */
+#define CONSOLE_TTY_NR 0x501 /* tty_nr of /dev/console: major 5, minor 1 */
+
+/* The ids a process shows: its credentials (cred.h), group, session and terminal (jobctl.h). */
 static void proc_task_ids(const struct task *t, struct proc_ids *ids)
 {
-	*ids = (struct proc_ids){.pgrp = t->tgid, .session = t->tgid, .tty_nr = 0, .tpgid = -1};
+	const struct task_job *j = proc_job(t);
+	bool ctty = jobctl_has_ctty(t);
+
+	*ids = (struct proc_ids){.pgrp = j->pgid, .session = j->sid,
+				 .tty_nr = ctty ? CONSOLE_TTY_NR : 0,
+				 .tpgid = ctty && tty_console_pgrp() ? tty_console_pgrp() : -1,
+				 .uid = t->cred.uid, .gid = t->cred.gid, .cred = &t->cred};
 }
 
 static char state_letter(const struct task *t)
@@ -221,13 +231,17 @@ static int gen_status(struct pbuf *b, struct task *t, const struct inode *node)
 	proc_task_ids(t, &ids);
 	mem_sizes(t->mm, &m);
 	sig_actions(t, &ign, &caught);
-	pb_printf(b, "Name:\t%s\nUmask:\t0022\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\n",
-		  t->comm, state_name(state), t->tgid, t->pid);
+	pb_printf(b, "Name:\t%s\nUmask:\t%04o\nState:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\n",
+		  t->comm, t->umask, state_name(state), t->tgid, t->pid);
 	pb_printf(b, "PPid:\t%d\nTracerPid:\t%d\n", ppid, t->tracer ? t->tracer->tgid : 0);
-	pb_printf(b, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", ids.uid, ids.uid, ids.uid,
-		  ids.uid, ids.gid, ids.gid, ids.gid, ids.gid);
-	pb_printf(b, "FDSize:\t%d\nGroups:\t\nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n",
-		  t->files ? FD_MAX : 0, t->tgid, t->pid, ids.pgrp, ids.session);
+	pb_printf(b, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n", ids.cred->uid,
+		  ids.cred->euid, ids.cred->suid, ids.cred->fsuid, ids.cred->gid, ids.cred->egid,
+		  ids.cred->sgid, ids.cred->fsgid);
+	pb_printf(b, "FDSize:\t%d\nGroups:\t", t->files ? FD_MAX : 0);
+	for (uint32_t i = 0; i < ids.cred->ngroups; i++)
+		pb_printf(b, "%u ", ids.cred->groups[i]);
+	pb_printf(b, "\nNStgid:\t%d\nNSpid:\t%d\nNSpgid:\t%d\nNSsid:\t%d\n",
+		  t->tgid, t->pid, ids.pgrp, ids.session);
 	if (t->mm) {
 		/* VmPeak/VmHWM are not tracked: left out rather than guessed. */
 		pb_printf(b, "VmSize:\t%8lu kB\nVmLck:\t%8u kB\nVmPin:\t%8u kB\nVmRSS:\t%8lu kB\n",
@@ -246,7 +260,7 @@ static int gen_status(struct pbuf *b, struct task *t, const struct inode *node)
 		  caught);
 	pb_printf(b,
 		  "CapInh:\t%016lx\nCapPrm:\t%016lx\nCapEff:\t%016lx\nCapBnd:\t%016lx\nCapAmb:\t%016lx\n",
-		  (uint64_t)0, ids.uid ? 0 : CAP_FULL, ids.uid ? 0 : CAP_FULL, CAP_FULL,
+		  (uint64_t)0, ids.cred->euid ? 0 : CAP_FULL, ids.cred->euid ? 0 : CAP_FULL, CAP_FULL,
 		  (uint64_t)0);
 	pb_printf(b, "NoNewPrivs:\t%d\nSeccomp:\t0\nSeccomp_filters:\t0\n", t->no_new_privs);
 	pb_printf(b,

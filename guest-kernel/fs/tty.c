@@ -63,6 +63,11 @@ int tty_console_session(void)
 	return console.session;
 }
 
+int tty_console_pgrp(void)
+{
+	return console.pgrp;
+}
+
 static bool sig_refused(const struct task *t, int sig)
 {
 	return (t->sig.blocked & BIT(sig - 1)) || t->sighand->action[sig - 1].handler == SIG_IGN;

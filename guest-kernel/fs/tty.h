@@ -15,6 +15,7 @@
 /* The console's session and foreground group (init's at boot; 0: none). */
 void tty_console_set_session(int sid, int pgrp);
 int tty_console_session(void);
+int tty_console_pgrp(void);
 
 /* ioctl on the console: 0 or the value, or -errno (-ENOTTY: not a terminal request). */
 long tty_ioctl(struct file *f, uint64_t cmd, uint64_t arg);
