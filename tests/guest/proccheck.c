@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -537,8 +538,12 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--child"))
 		return child_main(argc, argv);
-	if (!realpath(argv[0], self_path)) {
-		printf("proccheck: cannot find myself (%s): %s\n", argv[0], strerror(errno));
+	/* The path execve was given (AT_EXECFN), not argv[0]: a name need not be a path. */
+	const char *execfn = (const char *)getauxval(AT_EXECFN);
+
+	if (!execfn || !realpath(execfn, self_path)) {
+		printf("proccheck: cannot find myself (%s): %s\n", execfn ? execfn : argv[0],
+		       strerror(errno));
 		return 1;
 	}
 	check_self();

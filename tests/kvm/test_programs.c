@@ -290,11 +290,7 @@ Test(programs, proccheck)
 
 	proc_run(&p, argv);
 	cr_expect_eq(p.status, 0, "proccheck failed in the guest:\n%s\n%s", p.out, p.err);
-	/* child_stopped skips until the kernel has group stops (SIGSTOP without a tracer) */
-	cr_expect(strstr(p.out, "proccheck: 46 passed, 0 failed, 0 skipped") ||
-			  (strstr(p.out, "proccheck: 45 passed, 0 failed, 1 skipped") &&
-			   strstr(p.out, "SKIP: child_stopped:")),
-		  "%s", p.out);
+	cr_expect(strstr(p.out, "proccheck: 46 passed, 0 failed, 0 skipped"), "%s", p.out);
 	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
 	proc_free(&p);
 }
