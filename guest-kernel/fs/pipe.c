@@ -159,7 +159,7 @@ static void pipe_release(struct file *f)
 	poll_notify_key(p, 0);
 	if (p->readers || p->writers)
 		return;
-	if (S_ISFIFO(p->inode->mode) && p->inode->pipe == p)
+	if (p->inode->parent && p->inode->pipe == p)
 		p->inode->pipe = 0; /* a FIFO keeps its name; the next open brings a new pipe */
 	else
 		p->inode->nlink = 0; /* file_put frees the node after this */
@@ -236,6 +236,9 @@ int pipe_create(uint32_t flags, struct file **rd, struct file **wr)
 	}
 	(*wr)->priv = p;
 	p->writers = p->w_counter = 1;
+	/* Reopened through /proc/PID/fd/N (bash's <(...)): a FIFO open of this pipe, as on Linux. */
+	node->pipe = p;
+	node->ops = &fifo_ops;
 	return 0;
 fail:
 	pipe_free(p);
@@ -255,15 +258,20 @@ static int fifo_wait_partner(struct pipe *p, const uint32_t *counter)
 	return 0;
 }
 
-/* fifo(7) as Linux's fifo_open: the opener of one end waits for the other's first open. */
+/*
+ * fifo(7) as Linux's fifo_open: the opener of one end waits for the other's
+ * first open.  An anonymous pipe reopened through /proc/PID/fd/N (no name:
+ * Linux's is_pipe) never waits and is never ENXIO: its other end may have
+ * come and gone already (bash's <(...) read after the writer exited).
+ */
 static int fifo_open(struct file *f)
 {
 	struct inode *node = f->inode;
 	struct pipe *p = node->pipe;
-	bool nonblock = f->flags & O_NONBLOCK;
+	bool nonblock = f->flags & O_NONBLOCK, named = node->name != 0;
 	int err = 0;
 
-	if ((f->flags & O_ACCMODE) == O_WRONLY && nonblock && !(p && p->readers))
+	if (named && (f->flags & O_ACCMODE) == O_WRONLY && nonblock && !(p && p->readers))
 		return -ENXIO;
 	if (!p && !(p = node->pipe = pipe_alloc(node)))
 		return -ENOMEM;
@@ -272,7 +280,7 @@ static int fifo_open(struct file *f)
 	switch (f->flags & O_ACCMODE) {
 	case O_RDONLY:
 		p->readers++, p->r_counter++;
-		if (!p->writers) {
+		if (named && !p->writers) {
 			if (nonblock)
 				f->version = p->w_counter; /* no POLLHUP before a writer came and went */
 			else
@@ -281,7 +289,7 @@ static int fifo_open(struct file *f)
 		break;
 	case O_WRONLY:
 		p->writers++, p->w_counter++;
-		if (!p->readers)
+		if (named && !p->readers)
 			err = fifo_wait_partner(p, &p->r_counter);
 		break;
 	default: /* O_RDWR: never waits, as on Linux (POSIX leaves it undefined) */

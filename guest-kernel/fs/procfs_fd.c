@@ -116,12 +116,12 @@ static long fd_readlink(struct inode *link, char *buf, size_t size)
 	return f ? file_text(f->inode, buf, size) : -ENOENT;
 }
 
-/* Opening fd/N opens the file again; an anonymous one (a pipe end) cannot be reopened here. */
+/* Opening fd/N opens the file again; a pipe as its FIFO (pipe.c); a socket cannot be. */
 static struct inode *fd_follow(struct inode *link)
 {
 	const struct file *f = link_file(link);
 
-	return f && !anonymous(f->inode) ? f->inode : 0;
+	return f && (!anonymous(f->inode) || S_ISFIFO(f->inode->mode)) ? f->inode : 0;
 }
 
 static const struct file_ops fd_link_ops = {.readlink = fd_readlink, .follow = fd_follow};
