@@ -15,6 +15,9 @@
 
 const char poll_chan;
 
+/* Tasks asleep in poll_sleep: with none, a readiness change wakes nobody (a pipe's fast path). */
+static unsigned pollers;
+
 uint32_t file_poll(struct file *f)
 {
 	return f->ops && f->ops->poll ? f->ops->poll(f) : POLL_ALWAYS;
@@ -28,7 +31,8 @@ void poll_notify(void)
 void poll_notify_key(const void *key, uint32_t events)
 {
 	epoll_event_of(key, events);
-	wake_up(&poll_chan);
+	if (pollers)
+		wake_up(&poll_chan);
 }
 
 uint64_t poll_deadline(uint64_t timeout_ns)
@@ -47,7 +51,9 @@ int poll_sleep(uint64_t deadline)
 	if (deadline != POLL_FOREVER && time_monotonic_ns() >= deadline)
 		return -ETIMEDOUT;
 	/* sched_block's 0 means no deadline; ours never is 0 here (it has passed). */
+	pollers++;
 	r = sched_block(&poll_chan, deadline == POLL_FOREVER ? 0 : deadline, true);
+	pollers--;
 	if (r == -EINTR && !signal_pending(current))
 		return 0;
 	return r;

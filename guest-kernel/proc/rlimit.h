@@ -79,10 +79,11 @@ void rlimit_fork(struct task *child, const struct task *parent);
 
 /*
  * The scheduler (sched.c): t leaves the CPU, having blocked (voluntary) or
- * been preempted; t gets the CPU.  The idle loop's time is nobody's.
+ * been preempted (returns the clock it read); t gets the CPU at now (0:
+ * read the clock: the CPU idled between).  The idle loop's time is nobody's.
  */
-void acct_out(struct task *t, bool voluntary);
-void acct_in(struct task *t);
+uint64_t acct_out(struct task *t, bool voluntary);
+void acct_in(struct task *t, uint64_t now);
 /* A timer interrupt found current in user mode (true) or in the kernel. */
 void acct_tick(bool user);
 /* A thread ends: its use goes to its process's sum of ended threads. */

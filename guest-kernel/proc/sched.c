@@ -130,18 +130,21 @@ void schedule(void)
 {
 	struct task *prev = current, *next, *first;
 	bool voluntary = prev->state != TASK_RUNNABLE;
+	uint64_t now = 0; /* one clock read for both sides of a switch */
 
 	prev->work &= ~TASK_WORK_RESCHED;
 	wake_expired();
 	next = first = pick_next(prev);
 	/* prev leaves the CPU (to another task or to the idle loop): its time stops. */
 	if (first != prev)
-		acct_out(prev, voluntary);
-	if (!next)
+		now = acct_out(prev, voluntary);
+	if (!next) {
 		next = idle(prev);
+		now = 0;
+	}
 	timer_update(next);
 	if (first != prev)
-		acct_in(next);
+		acct_in(next, now);
 	if (next != prev)
 		switch_to(prev, next);
 }

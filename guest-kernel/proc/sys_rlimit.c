@@ -70,21 +70,23 @@ static uint64_t faults_since(const struct task *t)
 	return now >= t->res.acct.faults_at_in ? now - t->res.acct.faults_at_in : now;
 }
 
-void acct_out(struct task *t, bool voluntary)
+uint64_t acct_out(struct task *t, bool voluntary)
 {
 	struct task_acct *a = &t->res.acct;
+	uint64_t now = time_monotonic_ns();
 
-	a->run_ns += time_monotonic_ns() - a->since_ns;
+	a->run_ns += now - a->since_ns;
 	a->minflt += faults_since(t);
 	if (voluntary)
 		a->nvcsw++;
 	else
 		a->nivcsw++;
+	return now;
 }
 
-void acct_in(struct task *t)
+void acct_in(struct task *t, uint64_t now)
 {
-	t->res.acct.since_ns = time_monotonic_ns();
+	t->res.acct.since_ns = now ? now : time_monotonic_ns();
 	t->res.acct.faults_at_in = cpu0.nr_page_faults;
 }
 
