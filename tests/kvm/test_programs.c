@@ -44,6 +44,31 @@ static void expect_region(struct json_object *rec, const char *name)
 		     "%s: VM exits inside the measured region", name);
 }
 
+/*
+ * A check program of tests/guest/ in the guest: it exits 0 with exactly
+ * `passed` checks passed, none failed or skipped, and no FAIL line.  Each
+ * one checks Linux's behaviour (it passes on a Linux host as well).
+ */
+static void expect_all_pass(const char *name, unsigned passed)
+{
+	char bin[256], out[64], want[96];
+	struct el_proc p;
+
+	snprintf(bin, sizeof(bin), GUEST_BIN "%s", name);
+	snprintf(out, sizeof(out), "%s.jsonl", name);
+	snprintf(want, sizeof(want), "%s: %u passed, 0 failed, 0 skipped", name, passed);
+	{
+		const char *argv[] = {EL_ENTRYLAB, "run", "--timeout", "120", "-o", tmp_output(out),
+				      "--exec", bin, NULL};
+
+		proc_run(&p, argv);
+	}
+	cr_expect_eq(p.status, 0, "%s failed in the guest:\n%s\n%s", name, p.out, p.err);
+	cr_expect(strstr(p.out, want), "want \"%s\":\n%s", want, p.out);
+	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
+	proc_free(&p);
+}
+
 static const char *const small[] = {"200", NULL};
 
 Test(programs, pagefault)
@@ -242,15 +267,7 @@ Test(programs, timercheck_sleeps_and_children)
  */
 Test(programs, pipecheck)
 {
-	const char *argv[] = {EL_ENTRYLAB, "run", "--timeout", "120", "-o", tmp_output("pipecheck.jsonl"),
-			      "--exec", GUEST_BIN "pipecheck", NULL};
-	struct el_proc p;
-
-	proc_run(&p, argv);
-	cr_expect_eq(p.status, 0, "pipecheck failed in the guest:\n%s\n%s", p.out, p.err);
-	cr_expect(strstr(p.out, "pipecheck: 35 passed, 0 failed, 0 skipped"), "%s", p.out);
-	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
-	proc_free(&p);
+	expect_all_pass("pipecheck", 35);
 }
 
 /*
@@ -264,15 +281,7 @@ Test(programs, pipecheck)
  */
 Test(programs, filecheck)
 {
-	const char *argv[] = {EL_ENTRYLAB, "run", "--timeout", "120", "-o", tmp_output("filecheck.jsonl"),
-			      "--exec", GUEST_BIN "filecheck", NULL};
-	struct el_proc p;
-
-	proc_run(&p, argv);
-	cr_expect_eq(p.status, 0, "filecheck failed in the guest:\n%s\n%s", p.out, p.err);
-	cr_expect(strstr(p.out, "filecheck: 148 passed, 0 failed, 0 skipped"), "%s", p.out);
-	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
-	proc_free(&p);
+	expect_all_pass("filecheck", 148);
 }
 
 /*
@@ -284,15 +293,7 @@ Test(programs, filecheck)
  */
 Test(programs, proccheck)
 {
-	const char *argv[] = {EL_ENTRYLAB, "run", "--timeout", "120", "-o", tmp_output("proccheck.jsonl"),
-			      "--exec", GUEST_BIN "proccheck", NULL};
-	struct el_proc p;
-
-	proc_run(&p, argv);
-	cr_expect_eq(p.status, 0, "proccheck failed in the guest:\n%s\n%s", p.out, p.err);
-	cr_expect(strstr(p.out, "proccheck: 46 passed, 0 failed, 0 skipped"), "%s", p.out);
-	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
-	proc_free(&p);
+	expect_all_pass("proccheck", 46);
 }
 
 /*
@@ -306,15 +307,7 @@ Test(programs, proccheck)
  */
 Test(programs, unixcheck)
 {
-	const char *argv[] = {EL_ENTRYLAB, "run", "--timeout", "120", "-o", tmp_output("unixcheck.jsonl"),
-			      "--exec", GUEST_BIN "unixcheck", NULL};
-	struct el_proc p;
-
-	proc_run(&p, argv);
-	cr_expect_eq(p.status, 0, "unixcheck failed in the guest:\n%s\n%s", p.out, p.err);
-	cr_expect(strstr(p.out, "unixcheck: 140 passed, 0 failed, 0 skipped"), "%s", p.out);
-	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
-	proc_free(&p);
+	expect_all_pass("unixcheck", 140);
 }
 
 /*
@@ -327,15 +320,7 @@ Test(programs, unixcheck)
  */
 Test(programs, pollcheck)
 {
-	const char *argv[] = {EL_ENTRYLAB, "run", "--timeout", "120", "-o", tmp_output("pollcheck.jsonl"),
-			      "--exec", GUEST_BIN "pollcheck", NULL};
-	struct el_proc p;
-
-	proc_run(&p, argv);
-	cr_expect_eq(p.status, 0, "pollcheck failed in the guest:\n%s\n%s", p.out, p.err);
-	cr_expect(strstr(p.out, "pollcheck: 74 passed, 0 failed, 0 skipped"), "%s", p.out);
-	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
-	proc_free(&p);
+	expect_all_pass("pollcheck", 74);
 }
 
 /*
@@ -352,13 +337,5 @@ Test(programs, pollcheck)
  */
 Test(programs, jobcheck)
 {
-	const char *argv[] = {EL_ENTRYLAB, "run", "--timeout", "120", "-o", tmp_output("jobcheck.jsonl"),
-			      "--exec", GUEST_BIN "jobcheck", NULL};
-	struct el_proc p;
-
-	proc_run(&p, argv);
-	cr_expect_eq(p.status, 0, "jobcheck failed in the guest:\n%s\n%s", p.out, p.err);
-	cr_expect(strstr(p.out, "jobcheck: 64 passed, 0 failed, 0 skipped"), "%s", p.out);
-	cr_expect(!strstr(p.out, "FAIL:"), "%s", p.out);
-	proc_free(&p);
+	expect_all_pass("jobcheck", 64);
 }
