@@ -11,6 +11,7 @@
 #include "arch/x86_64/switch.h"
 #include "config.h"
 #include "fs/devfs.h"
+#include "fs/sysv_sem.h"
 #include "cmdline.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
@@ -397,6 +398,7 @@ void task_exit(int wstatus)
 	if (group_live_threads(t->tgid) == 0) {
 		if (leader->exit_signal == 0 && leader->parent == 0)
 			leader->state = TASK_DEAD;
+		sem_exit_process(t->tgid);
 		process_notify_parent(leader);
 	}
 	schedule();

@@ -42,6 +42,8 @@
 #define ENOSYS 38
 #define ENOTEMPTY 39
 #define ELOOP 40
+#define ENOMSG 42
+#define EIDRM 43
 #define EOVERFLOW 75
 #define ENOTSOCK 88
 #define EDESTADDRREQ 89

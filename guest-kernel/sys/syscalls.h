@@ -138,6 +138,18 @@ SYSCALL(shmat);
 SYSCALL(shmdt);
 SYSCALL(shmctl);
 
+/* fs/sysv_msg.c: System V message queues */
+SYSCALL(msgget);
+SYSCALL(msgsnd);
+SYSCALL(msgrcv);
+SYSCALL(msgctl);
+
+/* fs/sysv_sem.c: System V semaphores */
+SYSCALL(semget);
+SYSCALL(semop);
+SYSCALL(semtimedop);
+SYSCALL(semctl);
+
 /* mm/sys_mman.c */
 SYSCALL(mmap);
 SYSCALL(munmap);

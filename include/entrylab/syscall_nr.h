@@ -67,7 +67,14 @@
 #define EL_NR_wait4                  61
 #define EL_NR_kill                   62
 #define EL_NR_uname                  63
+#define EL_NR_semget                 64
+#define EL_NR_semop                  65
+#define EL_NR_semctl                 66
 #define EL_NR_shmdt                  67
+#define EL_NR_msgget                 68
+#define EL_NR_msgsnd                 69
+#define EL_NR_msgrcv                 70
+#define EL_NR_msgctl                 71
 #define EL_NR_fcntl                  72
 #define EL_NR_flock                  73
 #define EL_NR_fsync                  74
@@ -147,6 +154,7 @@
 #define EL_NR_getdents64             217
 #define EL_NR_set_tid_address        218
 #define EL_NR_restart_syscall        219
+#define EL_NR_semtimedop             220
 #define EL_NR_clock_gettime          228
 #define EL_NR_clock_getres           229
 #define EL_NR_clock_nanosleep        230
