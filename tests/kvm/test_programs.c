@@ -339,3 +339,17 @@ Test(programs, jobcheck)
 {
 	expect_all_pass("jobcheck", 64);
 }
+
+/*
+ * System V message queues and semaphores (tests/guest/sysvcheck, issue
+ * 25): keys and limits, msgrcv's type selection, E2BIG and MSG_NOERROR,
+ * full and empty queues with IPC_NOWAIT and with a waiter woken by
+ * another process, semop arrays all or nothing, wait-for-zero, ERANGE,
+ * semtimedop's timeout, GETNCNT/GETZCNT, SEM_UNDO at exit, EINTR (not
+ * restarted) and EIDRM, the ctl commands.  The program checks Linux's
+ * behaviour (it passes on a Linux host); here every check must pass.
+ */
+Test(programs, sysvcheck)
+{
+	expect_all_pass("sysvcheck", 66);
+}
