@@ -13,6 +13,7 @@
  * (owner, creator or privileged: EPERM).  MSG_COPY is not supported
  * (ENOSYS, as a kernel without CONFIG_CHECKPOINT_RESTORE).
  */
+#include "fs/sysv_ipc.h"
 #include "lib/string.h"
 #include "mm/kmalloc.h"
 #include "mm/layout.h"
@@ -22,18 +23,8 @@
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
-#include "time/time.h"
 
-#define IPC_PRIVATE 0
-#define IPC_CREAT 01000
-#define IPC_EXCL 02000
-#define IPC_NOWAIT 04000
-#define IPC_RMID 0
-#define IPC_SET 1
-#define IPC_STAT 2
-#define IPC_INFO 3
 #define MSG_INFO 12
-#define IPC_64 0x100
 #define MSG_NOERROR 010000
 #define MSG_EXCEPT 020000
 #define MSG_COPY 040000
@@ -42,13 +33,6 @@
 #define QUEUES_MAX 64
 #define CHUNK PAGE_SIZE
 #define CHUNKS ((MSGMAX + CHUNK - 1) / CHUNK)
-
-struct ipc_perm_user {
-	int32_t key;
-	uint32_t uid, gid, cuid, cgid, mode;
-	uint16_t seq, pad;
-	uint64_t unused[2];
-};
 
 struct msqid_ds_user {
 	struct ipc_perm_user perm;
@@ -100,11 +84,6 @@ static struct queue *queue_of(uint64_t id)
 	return q->used && queue_id(q) == (int)id ? q : 0;
 }
 
-static int64_t now_sec(void)
-{
-	return (int64_t)(time_realtime_ns() / 1000000000ull);
-}
-
 static void msg_free(struct msg *m)
 {
 	unsigned i;
@@ -130,7 +109,7 @@ static long queue_create(int32_t key, uint32_t flg)
 	*q = (struct queue){.used = true, .key = key, .mode = flg & 0777, .seq = seq,
 			    .uid = current->cred.euid, .gid = current->cred.egid,
 			    .cuid = current->cred.euid, .cgid = current->cred.egid,
-			    .ctime = now_sec(), .qbytes = MSGMNB};
+			    .ctime = sysv_now_sec(), .qbytes = MSGMNB};
 	q->tail = &q->head;
 	return queue_id(q);
 }
@@ -216,7 +195,7 @@ SYSCALL(msgsnd)
 	q->qnum++;
 	q->cbytes += size;
 	q->lspid = current->tgid;
-	q->stime = now_sec();
+	q->stime = sysv_now_sec();
 	wake_up(q);
 	return 0;
 }
@@ -282,7 +261,7 @@ SYSCALL(msgrcv)
 	q->qnum--;
 	q->cbytes -= m->size;
 	q->lrpid = current->tgid;
-	q->rtime = now_sec();
+	q->rtime = sysv_now_sec();
 	msg_free(m);
 	wake_up(&q->qnum);
 	return (long)n;
@@ -362,7 +341,7 @@ SYSCALL(msgctl)
 		q->gid = ds.perm.gid;
 		q->mode = ds.perm.mode & 0777;
 		q->qbytes = ds.qbytes;
-		q->ctime = now_sec();
+		q->ctime = sysv_now_sec();
 		wake_up(&q->qnum);
 		return 0;
 	case IPC_RMID:

@@ -19,6 +19,7 @@
  * (Linux's SEMMNI is 32000): ENOSPC beyond.  Permission bits are stored
  * and shown; only IPC_SET/IPC_RMID check the caller (EPERM).
  */
+#include "fs/sysv_ipc.h"
 #include "fs/sysv_sem.h"
 #include "lib/string.h"
 #include "mm/kmalloc.h"
@@ -32,15 +33,6 @@
 #include "time/time.h"
 #include "time/user_time.h"
 
-#define IPC_PRIVATE 0
-#define IPC_CREAT 01000
-#define IPC_EXCL 02000
-#define IPC_NOWAIT 04000
-#define IPC_RMID 0
-#define IPC_SET 1
-#define IPC_STAT 2
-#define IPC_INFO 3
-#define IPC_64 0x100
 #define SEM_UNDO 0x1000
 #define GETPID 11
 #define GETVAL 12
@@ -58,13 +50,6 @@
 #define UNDO_MAX 256
 #define PER_PAGE (PAGE_SIZE / sizeof(struct sem))
 #define SEM_PAGES ((SEMMSL + PER_PAGE - 1) / PER_PAGE)
-
-struct ipc_perm_user {
-	int32_t key;
-	uint32_t uid, gid, cuid, cgid, mode;
-	uint16_t seq, pad;
-	uint64_t unused[2];
-};
 
 struct semid_ds_user {
 	struct ipc_perm_user perm;
@@ -139,11 +124,6 @@ static struct sem *sem_at(struct semset *s, unsigned i)
 	return &s->page[i / PER_PAGE][i % PER_PAGE];
 }
 
-static int64_t now_sec(void)
-{
-	return (int64_t)(time_realtime_ns() / 1000000000ull);
-}
-
 static void set_free(struct semset *s)
 {
 	unsigned i;
@@ -186,7 +166,7 @@ static long set_create(int32_t key, unsigned nsems, uint32_t flg)
 	*s = (struct semset){.used = true, .key = key, .mode = flg & 0777, .seq = seq,
 			     .uid = current->cred.euid, .gid = current->cred.egid,
 			     .cuid = current->cred.euid, .cgid = current->cred.egid,
-			     .ctime = now_sec(), .nsems = nsems};
+			     .ctime = sysv_now_sec(), .nsems = nsems};
 	for (i = 0; i * PER_PAGE < nsems; i++) {
 		s->page[i] = kzalloc(PAGE_SIZE);
 		if (!s->page[i]) {
@@ -225,7 +205,7 @@ SYSCALL(semget)
 	return set_create(key, (unsigned)nsems, flg);
 }
 
-/* The undo reference (UNDO) of (current process, s, num), made when absent; 0: the table is full. */
+/* The undo reference (UNDO) of (current process, s, num), made when absent; 0: no room. */
 static uint16_t undo_get(struct semset *s, unsigned num)
 {
 	struct undo *free = 0;
@@ -284,7 +264,7 @@ static long sem_try(struct semset *s, const struct sembuf_user *ops, const uint1
 	}
 	for (i = 0; i < n; i++)
 		sem_at(s, ops[i].num)->pid = current->tgid;
-	s->otime = now_sec();
+	s->otime = sysv_now_sec();
 	wake_up(s);
 	return 0;
 }
@@ -490,7 +470,7 @@ static long sem_all(struct semset *s, int cmd, uint64_t uaddr)
 				undo_clear(s, i + j);
 			}
 		}
-		s->ctime = now_sec();
+		s->ctime = sysv_now_sec();
 		wake_up(s);
 	}
 	return 0;
@@ -537,7 +517,7 @@ SYSCALL(semctl)
 		sem_at(s, num)->val = val;
 		sem_at(s, num)->pid = current->tgid;
 		undo_clear(s, num);
-		s->ctime = now_sec();
+		s->ctime = sysv_now_sec();
 		wake_up(s);
 		return 0;
 	case GETALL:
@@ -560,7 +540,7 @@ SYSCALL(semctl)
 		s->uid = ds.perm.uid;
 		s->gid = ds.perm.gid;
 		s->mode = ds.perm.mode & 0777;
-		s->ctime = now_sec();
+		s->ctime = sysv_now_sec();
 		return 0;
 	case IPC_RMID:
 		if (!set_owner(s))

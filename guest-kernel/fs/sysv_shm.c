@@ -8,6 +8,7 @@
  * most SEGS_MAX segments (Linux's SHMMNI is 4096: ENOSPC beyond either).
  */
 #include "fs/file.h"
+#include "fs/sysv_ipc.h"
 #include "lib/string.h"
 #include "mm/layout.h"
 #include "mm/mm.h"
@@ -15,15 +16,7 @@
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
-#include "time/time.h"
 
-#define IPC_PRIVATE 0
-#define IPC_CREAT 01000
-#define IPC_EXCL 02000
-#define IPC_RMID 0
-#define IPC_SET 1
-#define IPC_STAT 2
-#define IPC_64 0x100
 #define SHM_RDONLY 010000
 #define SHM_RND 020000
 #define SHM_REMAP 040000
@@ -31,13 +24,6 @@
 #define SHMLBA 4096
 #define SEGS_MAX 64
 #define SEG_BYTES_MAX (2ull << 20) /* a /tmp file's limit (fs/regfile.c) */
-
-struct ipc_perm_user {
-	int32_t key;
-	uint32_t uid, gid, cuid, cgid, mode;
-	uint16_t seq, pad;
-	uint64_t unused[2];
-};
 
 struct shmid_ds_user {
 	struct ipc_perm_user perm;
@@ -74,11 +60,6 @@ static struct seg *seg_of(uint64_t id)
 	return s->inode && seg_id(s) == (int)id ? s : 0;
 }
 
-static int64_t now_sec(void)
-{
-	return (int64_t)(time_realtime_ns() / 1000000000ull);
-}
-
 static long seg_create(int32_t key, uint64_t size, uint32_t flg)
 {
 	struct seg *s = 0;
@@ -104,8 +85,8 @@ static long seg_create(int32_t key, uint64_t size, uint32_t flg)
 	n->dev = VFS_DEV_SHM;
 	regfile_truncate(n, size);
 	seq = (uint16_t)(s->seq + 1);
-	*s = (struct seg){.inode = n, .key = key, .mode = flg & 0777, .seq = seq, .ctime = now_sec(),
-			  .cpid = current->tgid};
+	*s = (struct seg){.inode = n, .key = key, .mode = flg & 0777, .seq = seq,
+			  .ctime = sysv_now_sec(), .cpid = current->tgid};
 	return seg_id(s);
 }
 
@@ -173,7 +154,7 @@ SYSCALL(shmat)
 	err = mm_map(mm, &v);
 	if (err)
 		return err;
-	s->atime = now_sec();
+	s->atime = sysv_now_sec();
 	s->lpid = current->tgid;
 	return (long)addr;
 }
@@ -200,7 +181,7 @@ SYSCALL(shmdt)
 		end = mm->vmas.v[j].end;
 	for (j = 0; j < SEGS_MAX; j++)
 		if (segs[j].inode == n) {
-			segs[j].dtime = now_sec();
+			segs[j].dtime = sysv_now_sec();
 			segs[j].lpid = current->tgid;
 		}
 	return mm_unmap(mm, a0, end);
@@ -234,7 +215,7 @@ SYSCALL(shmctl)
 		s->uid = ds.perm.uid;
 		s->gid = ds.perm.gid;
 		s->mode = ds.perm.mode & 0777;
-		s->ctime = now_sec();
+		s->ctime = sysv_now_sec();
 		return 0;
 	case IPC_RMID:
 		/* The id and key go now; the memory with the last detach. */
