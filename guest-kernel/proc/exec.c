@@ -13,6 +13,7 @@
 #include "lib/string.h"
 #include "elf_check.h"
 #include "proc/exec_stack.h"
+#include "proc/futex.h"
 #include "proc/process.h"
 #include "proc/sched.h"
 #include "proc/signal.h"
@@ -122,6 +123,7 @@ int exec_load(struct task *p, struct inode *node, const struct exec_strings *s,
 		return err;
 	}
 	/* Past here a failure cannot give the old space back: it goes once the new one is loaded. */
+	futex_release(p); /* Linux futex_exec_release: the old image's robust locks */
 	old = p->mm;
 	p->mm = mm;
 	mm_activate(mm);

@@ -40,6 +40,10 @@ struct futex_waiter {
 	uint32_t bitset;
 	struct task *task;
 	bool woken;
+	bool pi;         /* a LOCK_PI waiter, for the owner tid below */
+	bool granted;    /* UNLOCK_PI handed it the lock */
+	bool owner_died; /* woken because owner exited holding the lock */
+	int owner;
 	struct futex_waiter *next;
 };
 
@@ -214,6 +218,142 @@ static long futex_wake_user(uint64_t uaddr, uint32_t n, uint32_t bitset, bool pr
 	return wake_key(&k, n ? n : 1, bitset);
 }
 
+/*
+ * PI futexes (FUTEX_LOCK_PI, LOCK_PI2, TRYLOCK_PI, UNLOCK_PI).  The word
+ * holds the owner's tid, FUTEX_WAITERS while someone may sleep on it and
+ * FUTEX_OWNER_DIED once an owner died holding it.  There is one CPU and no
+ * priorities, so the "inheritance" (boosting the owner) has nothing to do:
+ * what is kept is the ownership protocol.  Unlock hands the lock straight to
+ * the oldest waiter (word = its tid | FUTEX_WAITERS, as Linux's
+ * wake_futex_pi); a waiter whose owner exits holding it is woken and
+ * takes the word over (FUTEX_OWNER_DIED only if the robust walk set it).
+ * The requeue-PI pair is not implemented and answers -ENOSYS.
+ */
+#define FUTEX_LOCK_PI 6
+#define FUTEX_UNLOCK_PI 7
+#define FUTEX_TRYLOCK_PI 8
+#define FUTEX_LOCK_PI2 13
+#define FUTEX_WAITERS 0x80000000u
+#define FUTEX_OWNER_DIED 0x40000000u
+#define FUTEX_TID_MASK 0x3fffffffu
+
+static int get_word(uint64_t uaddr, uint32_t *v)
+{
+	return copy_from_user(v, uaddr, sizeof(*v)) ? -EFAULT : 0;
+}
+
+static int put_word(uint64_t uaddr, uint32_t v)
+{
+	return copy_to_user(uaddr, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
+/* The oldest PI waiter on k (the list is newest first), or NULL. */
+static struct futex_waiter *pi_first_waiter(const struct futex_key *k)
+{
+	struct futex_waiter *w, *first = 0;
+
+	for (w = waiters; w; w = w->next)
+		if (w->pi && key_eq(&w->key, k))
+			first = w;
+	return first;
+}
+
+static long futex_lock_pi(uint64_t uaddr, uint64_t utime, bool trylock, bool realtime,
+			  bool private)
+{
+	struct futex_waiter w = {0};
+	uint32_t tid = (uint32_t)current->pid, cur, owner;
+	struct task *o;
+	uint64_t deadline = 0;
+	long err;
+	int r;
+
+	if (!trylock) {
+		err = timeout_deadline(utime, true, realtime, &deadline);
+		if (err)
+			return err;
+	}
+	for (;;) {
+		if (get_word(uaddr, &cur))
+			return -EFAULT;
+		owner = cur & FUTEX_TID_MASK;
+		if (owner == tid)
+			return -EDEADLK;
+		if (!owner || (w.owner_died && owner == (uint32_t)w.owner)) {
+			/* Free, or its owner died while we waited: ours, OWNER_DIED kept (Linux). */
+			uint32_t v = tid | (cur & FUTEX_OWNER_DIED);
+			struct futex_key k = futex_key_of(current->mm, uaddr, private);
+
+			if (pi_first_waiter(&k))
+				v |= FUTEX_WAITERS;
+			return put_word(uaddr, v);
+		}
+		o = task_find((int)owner);
+		if (!o || o->state == TASK_ZOMBIE)
+			return -ESRCH; /* no such owner, or it exited without the robust list */
+		if (put_word(uaddr, cur | FUTEX_WAITERS))
+			return -EFAULT;
+		if (trylock)
+			return -EAGAIN; /* Linux: -EWOULDBLOCK, the waiters bit set */
+		w.key = futex_key_of(current->mm, uaddr, private);
+		w.bitset = FUTEX_BITSET_MATCH_ANY;
+		w.task = current;
+		w.pi = true;
+		w.owner = (int)owner;
+		w.woken = w.granted = w.owner_died = false;
+		w.next = waiters;
+		waiters = &w;
+		r = sched_block(&w, deadline, true);
+		if (w.granted)
+			return 0;
+		if (!w.woken)
+			unlink_waiter(&w);
+		if (w.woken)
+			continue; /* owner died, or a robust-list wake: look again */
+		if (r == -ETIMEDOUT)
+			return -ETIMEDOUT;
+		return -ERESTARTNOINTR; /* Linux restarts an interrupted LOCK_PI */
+	}
+}
+
+static long futex_unlock_pi(uint64_t uaddr, bool private)
+{
+	struct futex_key k = futex_key_of(current->mm, uaddr, private);
+	struct futex_waiter *w;
+	uint32_t cur;
+
+	if (get_word(uaddr, &cur))
+		return -EFAULT;
+	if ((cur & FUTEX_TID_MASK) != (uint32_t)current->pid)
+		return -EPERM;
+	w = pi_first_waiter(&k);
+	if (!w)
+		return put_word(uaddr, 0);
+	if (put_word(uaddr, (uint32_t)w->task->pid | FUTEX_WAITERS))
+		return -EFAULT;
+	unlink_waiter(w);
+	w->woken = w->granted = true;
+	wake_up(w);
+	return 0;
+}
+
+void futex_pi_owner_exit(int tid)
+{
+	struct futex_waiter **pp = &waiters;
+
+	while (*pp) {
+		struct futex_waiter *w = *pp;
+
+		if (w->pi && w->owner == tid) {
+			*pp = w->next;
+			w->woken = w->owner_died = true;
+			wake_up(w);
+		} else {
+			pp = &w->next;
+		}
+	}
+}
+
 /* futex(uaddr, op, val, timeout or val2, uaddr2, val3) */
 SYSCALL(futex)
 {
@@ -222,7 +362,7 @@ SYSCALL(futex)
 
 	if (a0 & 3)
 		return -EINVAL;
-	if (realtime && cmd != FUTEX_WAIT_BITSET && cmd != FUTEX_WAIT)
+	if (realtime && cmd != FUTEX_WAIT_BITSET && cmd != FUTEX_WAIT && cmd != FUTEX_LOCK_PI2)
 		return -ENOSYS;
 	switch (cmd) {
 	case FUTEX_WAIT:
@@ -239,6 +379,14 @@ SYSCALL(futex)
 		return futex_requeue(a0, val, (uint32_t)a3, a4, false, 0, private);
 	case FUTEX_CMP_REQUEUE:
 		return futex_requeue(a0, val, (uint32_t)a3, a4, true, (uint32_t)a5, private);
+	case FUTEX_LOCK_PI: /* absolute CLOCK_REALTIME, as Linux */
+		return futex_lock_pi(a0, a3, false, true, private);
+	case FUTEX_LOCK_PI2:
+		return futex_lock_pi(a0, a3, false, realtime, private);
+	case FUTEX_TRYLOCK_PI:
+		return futex_lock_pi(a0, 0, true, false, private);
+	case FUTEX_UNLOCK_PI:
+		return futex_unlock_pi(a0, private);
 	default:
 		return -ENOSYS;
 	}

@@ -374,6 +374,7 @@ void task_exit(int wstatus)
 	struct task *t = current, *leader = t->group_leader;
 
 	ptrace_exit_event(leader->group_exiting ? leader->exit_code : wstatus);
+	futex_release(t);
 	if (t->clear_child_tid) {
 		uint32_t zero = 0;
 

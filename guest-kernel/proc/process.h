@@ -93,6 +93,7 @@ struct task {
 	/* --- threads --- */
 	uint64_t set_child_tid;         /* CLONE_CHILD_SETTID: written by the child */
 	uint64_t clear_child_tid;       /* set_tid_address / CLONE_CHILD_CLEARTID: zeroed, futex-woken at exit */
+	uint64_t robust_list;           /* set_robust_list: user head, walked at exit and exec */
 
 	/* --- scheduling --- */
 	const void *wait_chan;          /* what a blocked task waits for (wake_up(key)) */

@@ -59,12 +59,6 @@ SYSCALL(set_tid_address)
 	return current->pid;
 }
 
-SYSCALL(set_robust_list)
-{
-	(void)a0, (void)a2, (void)a3, (void)a4, (void)a5;
-	return a1 == 24 ? 0 : -EINVAL; /* sizeof(struct robust_list_head) */
-}
-
 SYSCALL(uname)
 {
 	static const struct utsname u = {

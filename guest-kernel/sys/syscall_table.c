@@ -194,6 +194,7 @@ syscall_fn *const syscall_table[NR_SYSCALLS] = {
 	SC(pselect6)
 	SC(ppoll)
 	SC(set_robust_list)
+	SC(get_robust_list)
 	SC(utimensat)
 	SC(epoll_pwait)
 	SC(fallocate)

@@ -171,6 +171,7 @@ SYSCALL(gettid);
 SYSCALL(getppid);
 SYSCALL(set_tid_address);
 SYSCALL(set_robust_list);
+SYSCALL(get_robust_list);
 SYSCALL(uname);
 SYSCALL(sched_yield);
 SYSCALL(sched_getaffinity);

@@ -180,6 +180,7 @@
 #define EL_NR_pselect6               270
 #define EL_NR_ppoll                  271
 #define EL_NR_set_robust_list        273
+#define EL_NR_get_robust_list        274
 #define EL_NR_utimensat              280
 #define EL_NR_epoll_pwait            281
 #define EL_NR_fallocate              285

@@ -311,6 +311,20 @@ Test(programs, unixcheck)
 }
 
 /*
+ * Robust futex lists and PI futexes (tests/guest/futexcheck, issue 25):
+ * robust mutexes whose owner thread or process dies (EOWNERDEAD,
+ * pthread_mutex_consistent, ENOTRECOVERABLE), the kernel's robust-list walk
+ * on raw words (owned, foreign, pending, looping, at exec), set/get_robust_list, PI
+ * mutexes under contention between threads, and the raw FUTEX_*_PI errors.
+ * The program checks Linux's behaviour (it passes on a Linux host); here
+ * every check must pass, on our kernel.
+ */
+Test(programs, futexcheck)
+{
+	expect_all_pass("futexcheck", 22);
+}
+
+/*
  * poll, ppoll, select, pselect6, epoll and FIFOs (tests/guest/pollcheck,
  * issue 25): readiness of pipe ends, timeouts, wakes by another process,
  * EINTR and the sigmask swapped for the wait, epoll's level, edge and
