@@ -26,19 +26,58 @@
 #include "report_save.h"
 #include "status.h"
 
+/*
+ * The variants' file = files (experiment_check made them absolute), once
+ * each, after files[0..*n).  The nested runner carries regular files only
+ * (to the same paths), so a directory is refused here, as `run` refuses
+ * a --file directory there.  0 or EL_EXIT_USAGE (printed).
+ */
+static int nested_file_lines(const struct matrix *m, const char **files, unsigned *n)
+{
+	for (unsigned i = 0; i < m->nv; i++) {
+		const struct el_run_request *r = &m->v[i].req;
+
+		for (unsigned f = 0; f < r->nr_files; f++) {
+			const char *host = r->files[f].host;
+			struct stat st;
+			bool seen = false;
+
+			if (stat(host, &st) == 0 && !S_ISREG(st.st_mode)) {
+				fprintf(stderr, "entrylab matrix: %s: variant '%s': file = %s is a "
+						"directory, and the nested runner carries regular "
+						"files only; give its files one file = line each, or "
+						"run where /dev/kvm is\n", m->path,
+					m->exp.variants[m->v[i].index].name, host);
+				return EL_EXIT_USAGE;
+			}
+			for (unsigned j = 0; j < *n; j++)
+				seen = seen || !strcmp(files[j], host);
+			if (!seen)
+				files[(*n)++] = host;
+		}
+	}
+	return 0;
+}
+
 /* The whole matrix as one command in one nested VM: `entrylab matrix --resume DIR`. */
 static int run_nested(struct matrix *m, struct matrix_dir *d, const char *why,
 		      double boot_timeout_s)
 {
 	char file[PATH_MAX], kernel[PATH_MAX], err[600], *done = matrix_done_list(m);
 	char *argv[8] = {"entrylab", "matrix", "--resume", d->dir, "--done-runs", done};
-	const char *files[3 + EXP_MAX_VARIANTS] = {file, d->plan};
+	/* plan, file, the kernels (one per variant, the default) and the file = files */
+	const char **files = calloc(3 + EXP_MAX_VARIANTS * (1 + EL_FILES_MAX), sizeof(*files));
 	unsigned nfiles = 2;
 	struct matrix_progress p;
 	int argc = 6, rc;
 
-	if (!done)
+	if (!done || !files) {
+		free(done);
+		free(files);
 		return EL_EXIT_VMM;
+	}
+	files[0] = file;
+	files[1] = d->plan;
 	if (!realpath(m->path, file))
 		snprintf(file, sizeof(file), "%s", m->path);
 	/* The variants' kernel files, once each (experiment_check made them absolute). */
@@ -51,6 +90,11 @@ static int run_nested(struct matrix *m, struct matrix_dir *d, const char *why,
 		if (k && !seen)
 			files[nfiles++] = k;
 	}
+	if ((rc = nested_file_lines(m, files, &nfiles))) {
+		free(done);
+		free(files);
+		return rc;
+	}
 	/*
 	 * Linux variants without kernel = boot the default kernel: the one
 	 * resolved here is sent and named to the inner matrix by
@@ -62,6 +106,7 @@ static int run_nested(struct matrix *m, struct matrix_dir *d, const char *why,
 		if ((rc = linux_kernel_default(kernel, sizeof(kernel), err, sizeof(err)))) {
 			fprintf(stderr, "entrylab matrix: %s\n", err);
 			free(done);
+			free(files);
 			return rc;
 		}
 		files[nfiles++] = kernel;
@@ -80,6 +125,7 @@ static int run_nested(struct matrix *m, struct matrix_dir *d, const char *why,
 		.stop = matrix_signal_flag(),
 	});
 	free(done);
+	free(files);
 	return rc;
 }
 

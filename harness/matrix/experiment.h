@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "el_limits.h"
+#include "files.h"
 #include "metric.h"
 #include "run.h"
 
@@ -45,6 +47,7 @@ enum exp_key {
 	EK_GUEST,    /* which kernel boots: entrylab | linux (run --guest) */
 	EK_KERNEL,   /* the kernel file (run --kernel), relative to the experiment file */
 	EK_REGION,   /* what is measured: marked | whole (run --region); absent: as the program says */
+	EK_FILE,     /* file = HOST[=GUEST] (run --file), any number of lines: exp_files */
 	EK_COUNT
 };
 
@@ -54,10 +57,20 @@ struct exp_value {
 	int line;
 };
 
+/*
+ * The file = lines of one section, in file order (the one key that may be
+ * given more than once: each line is one --file).
+ */
+struct exp_files {
+	struct exp_value v[EL_FILES_MAX];
+	unsigned n;
+};
+
 struct exp_variant {
 	char name[EXP_NAME_MAX];
 	int line; /* of the [variant NAME] header */
 	struct exp_value kv[EK_COUNT];
+	struct exp_files file_kv; /* file = lines of this [variant] */
 	/* resolved by experiment_check(): what one run of this variant is */
 	const char *description; /* "" if none */
 	const char *bench;
@@ -74,6 +87,9 @@ struct exp_variant {
 	enum el_guest_kind guest; /* guest = ..., the variant's, else the experiment's */
 	char *kernel;       /* kernel = FILE resolved against the file's directory; NULL: the default */
 	enum el_region_scope region; /* region = ..., the variant's, else the experiment's; NONE: absent */
+	/* file = lines, the experiment's then the variant's, HOST made absolute (malloc'd) */
+	struct el_file *files;
+	unsigned nfiles;
 };
 
 struct el_experiment {
@@ -81,6 +97,7 @@ struct el_experiment {
 	int line; /* of the [experiment] header, 0 if there is none */
 	bool read_ok; /* the file could be read (problems or not) */
 	struct exp_value kv[EK_COUNT];
+	struct exp_files file_kv; /* file = lines of [experiment]: every variant's */
 	struct exp_variant variants[EXP_MAX_VARIANTS];
 	unsigned nvariants;
 	/* resolved by experiment_check() */

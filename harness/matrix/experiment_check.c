@@ -39,7 +39,38 @@ struct exp_defaults {
 	enum el_guest_kind guest; /* guest = ... of [experiment] */
 	char *kernel;          /* kernel = ... of [experiment], resolved; NULL: none */
 	enum el_region_scope region; /* region = ... of [experiment]; NONE: absent */
+	struct el_file files[EL_FILES_MAX]; /* file = lines of [experiment] that are right */
+	unsigned nfiles;
 };
+
+/*
+ * The experiment's files, then the variant's own: at most EL_FILES_MAX in
+ * all, as for --file.  The variant's wrong lines are reported and left out.
+ */
+static void resolve_files(struct check_ctx *c, struct exp_variant *v,
+			  const struct exp_defaults *d)
+{
+	unsigned total = c->exp->file_kv.n + v->file_kv.n;
+
+	if (!total)
+		return;
+	if (total > EL_FILES_MAX) {
+		check_problem(c, v->file_kv.v[0].line, "variant '%s' gets %u file = lines, %u "
+			      "of them from [experiment]: more than %u; pack a directory "
+			      "holding them instead", v->name, total, c->exp->file_kv.n,
+			      EL_FILES_MAX);
+		return;
+	}
+	v->files = calloc(total, sizeof(*v->files));
+	if (!v->files) {
+		check_problem(c, v->line, "out of memory");
+		return;
+	}
+	memcpy(v->files, d->files, d->nfiles * sizeof(*v->files));
+	v->nfiles = d->nfiles;
+	for (unsigned i = 0; i < v->file_kv.n; i++)
+		v->nfiles += check_file(c, &v->file_kv.v[i], &v->files[v->nfiles]);
+}
 
 static void resolve_variant(struct check_ctx *c, struct exp_variant *v,
 			    const struct exp_defaults *d)
@@ -85,6 +116,7 @@ static void resolve_variant(struct check_ctx *c, struct exp_variant *v,
 		v->kernel = check_kernel(c, &kv[EK_KERNEL]);
 	else if (d->kernel)
 		v->kernel = strdup(d->kernel);
+	resolve_files(c, v, d);
 	/*
 	 * Our knobs are checked here; a Linux variant's command line is Linux's
 	 * own, checked with the variant's request (matrix_plan) before anything boots.
@@ -175,6 +207,8 @@ struct el_experiment *e, FILE *err)
 	check_guest(&c, &kv[EK_GUEST], &d.guest);
 	check_region(&c, &kv[EK_REGION], &d.region);
 	d.kernel = check_kernel(&c, &kv[EK_KERNEL]);
+	for (unsigned i = 0; i < e->file_kv.n; i++)
+		d.nfiles += check_file(&c, &e->file_kv.v[i], &d.files[d.nfiles]);
 	/* The experiment's append goes to every variant: checked as ours unless one is Linux. */
 	if (!experiment_has_linux(e, d.guest))
 		check_append(&c, &kv[EK_APPEND]);

@@ -4,7 +4,8 @@
  * value with its line.  inih's handler gets no line number (Debian builds it
  * without INI_HANDLER_LINENO), so our own line reader feeds inih and counts;
  * it also sees the section headers, which inih only reports through keys
- * (a [variant NAME] with no keys is still a variant).
+ * (a [variant NAME] with no keys is still a variant).  inih calls the handler
+ * once per line, so repeated file = lines are each collected (exp_files).
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -45,6 +46,7 @@ static const struct {
 	[EK_GUEST] = {"guest", IN_EXP | IN_VAR},
 	[EK_KERNEL] = {"kernel", IN_EXP | IN_VAR},
 	[EK_REGION] = {"region", IN_EXP | IN_VAR},
+	[EK_FILE] = {"file", IN_EXP | IN_VAR}, /* any number of times: on_pair collects them */
 };
 
 /* inih's line buffer (INI_MAX_LINE, compiled into the library): room for '\n' and NUL. */
@@ -226,7 +228,18 @@ static int on_pair(void *user, const char *section, const char *name, const char
 			where == IN_EXP ? "experiment" : "variant NAME");
 		return 1;
 	}
-	slot = where == IN_EXP ? &c->exp->kv[k] : &c->var->kv[k];
+	if (k == EK_FILE) {
+		struct exp_files *fs = where == IN_EXP ? &c->exp->file_kv : &c->var->file_kv;
+
+		if (fs->n == EL_FILES_MAX) {
+			problem(c, c->line, "more than %u file = lines in this section (run --file's "
+				"limit); pack a directory holding them instead", EL_FILES_MAX);
+			return 1;
+		}
+		slot = &fs->v[fs->n++];
+	} else {
+		slot = where == IN_EXP ? &c->exp->kv[k] : &c->var->kv[k];
+	}
 	if (slot->text) {
 		problem(c, c->line, "'%s' is given twice in this section (first at line %d); "
 			"keep one", name, slot->line);
@@ -283,9 +296,14 @@ void experiment_free(struct el_experiment *exp)
 {
 	for (unsigned k = 0; k < EK_COUNT; k++)
 		free(exp->kv[k].text);
+	for (unsigned k = 0; k < exp->file_kv.n; k++)
+		free(exp->file_kv.v[k].text);
 	for (unsigned i = 0; i < exp->nvariants; i++) {
 		for (unsigned k = 0; k < EK_COUNT; k++)
 			free(exp->variants[i].kv[k].text);
+		for (unsigned k = 0; k < exp->variants[i].file_kv.n; k++)
+			free(exp->variants[i].file_kv.v[k].text);
+		free(exp->variants[i].files);
 		free(exp->variants[i].append);
 		free(exp->variants[i].kernel);
 	}

@@ -30,6 +30,8 @@ bool check_guest(struct check_ctx *c, const struct exp_value *v, enum el_guest_k
 /* region = marked | whole into *out (unchanged when absent or wrong); whether it was given right. */
 bool check_region(struct check_ctx *c, const struct exp_value *v, enum el_region_scope *out);
 char *check_kernel(struct check_ctx *c, const struct exp_value *v);
+/* file = HOST[=GUEST] into *out, HOST made absolute; false when wrong (reported). */
+bool check_file(struct check_ctx *c, const struct exp_value *v, struct el_file *out);
 void check_requires(struct check_ctx *c, const struct exp_value *v, uint64_t *bits);
 bool check_uint(struct check_ctx *c, enum exp_key k, const struct exp_value *v, uint64_t min,
 		uint64_t max, uint64_t *out);

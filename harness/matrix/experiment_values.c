@@ -294,3 +294,46 @@ char *check_kernel(struct check_ctx *c, const struct exp_value *v)
 	}
 	return abs;
 }
+
+/*
+ * file = HOST[=GUEST]: checked as --file checks it (files_parse: GUEST's
+ * rules), then HOST, when relative, taken from the experiment file's
+ * directory, as kernel = is, so a file and its data move together.  Only
+ * that directory is resolved (realpath): HOST's own last component stays,
+ * and it names the guest file when GUEST is not given.  Absolute, because
+ * the nested runner ships files to the same path.  The trees' sizes and
+ * two files at one GUEST are checked with the variant's request.
+ */
+bool check_file(struct check_ctx *c, const struct exp_value *v, struct el_file *out)
+{
+	const char *path = c->exp->path, *slash = strrchr(path, '/');
+	char why[512], dir[4096], *base = NULL;
+	int n = 0;
+
+	if (files_parse(v->text, out, why, sizeof(why))) {
+		check_problem(c, v->line, "file = %s: %s", v->text, why);
+		return false;
+	}
+	if (out->host[0] != '/') {
+		if (slash)
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+		base = realpath(slash ? (slash == path ? "/" : dir) : ".", NULL);
+		n = snprintf(dir, sizeof(dir), "%s/%s", base ? base : "", out->host);
+		if (!base || n < 0 || (size_t)n >= sizeof(out->host)) {
+			check_problem(c, v->line, "file = %s: %s is %s; give a shorter path or an "
+				      "absolute one", v->text, base ? dir : path,
+				      base ? "longer than 255 bytes" : "not a resolvable directory");
+			free(base);
+			return false;
+		}
+		free(base);
+		memcpy(out->host, dir, (size_t)n + 1);
+	}
+	if (access(out->host, R_OK)) {
+		check_problem(c, v->line, "file = %s: cannot read %s (%s); give an existing file "
+			      "or directory, relative to the experiment file's directory or absolute",
+			      v->text, out->host, strerror(errno));
+		return false;
+	}
+	return true;
+}

@@ -20,7 +20,7 @@
 #include "nested.h"
 #include "request.h"
 
-#define MATRIX_MAX_ARGV 96
+#define MATRIX_MAX_ARGV (96 + 2 * (int)EL_FILES_MAX) /* room for a --file pair per file = */
 
 struct matrix_opts {
 	const char *experiment; /* as typed */
@@ -51,6 +51,7 @@ struct matrix_variant {
 	int argc;
 	char *argv[MATRIX_MAX_ARGV]; /* argv[0] = "run"; points into exp or the buffers below */
 	char *args_copy;             /* the benchmark arguments, split in place */
+	char *file_words;            /* the --file arguments, HOST=GUEST, NUL-separated */
 	char num[4][32];             /* -n, -m, --timeout values */
 	char cpu[320];               /* --trace: cpu with the required features as +feat */
 	char skip[384];              /* non-empty: not run, and why */

@@ -99,6 +99,14 @@ static void build_argv(struct matrix *m, struct matrix_variant *mv)
 		push(mv, "--kernel");
 		push(mv, ev->kernel);
 	}
+	if (ev->nfiles)
+		mv->file_words = malloc(ev->nfiles * 2 * EL_FILE_PATH_MAX);
+	for (unsigned i = 0, o = 0; mv->file_words && i < ev->nfiles; i++) {
+		push(mv, "--file");
+		push(mv, mv->file_words + o);
+		o += (unsigned)sprintf(mv->file_words + o, "%s=%s", ev->files[i].host,
+				       ev->files[i].guest) + 1;
+	}
 	if (ev->region != EL_REGION_SCOPE_NONE) {
 		push(mv, "--region");
 		push(mv, (char *)el_region_scope_names[ev->region]);
@@ -143,6 +151,8 @@ static void build_argv(struct matrix *m, struct matrix_variant *mv)
 	r->guest = ev->guest;
 	r->kernel = ev->kernel;
 	r->region = ev->region;
+	r->files = ev->files;
+	r->nr_files = ev->nfiles;
 	r->events = m->o.trace ? NULL : e->events;
 	r->iterations = iterations;
 	r->mem_bytes = e->mem_bytes ? e->mem_bytes : m->o.trace ? EL_TRACE_MEMORY : r->mem_bytes;
@@ -295,7 +305,9 @@ void matrix_print_plan(FILE *f, const struct matrix *m, bool checked, const char
 
 void matrix_free(struct matrix *m)
 {
-	for (unsigned i = 0; i < m->nv; i++)
+	for (unsigned i = 0; i < m->nv; i++) {
 		free(m->v[i].args_copy);
+		free(m->v[i].file_words);
+	}
 	experiment_free(&m->exp);
 }

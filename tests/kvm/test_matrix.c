@@ -383,3 +383,62 @@ Test(matrix, sigterm_stops_a_traced_matrix_and_resume_completes_it, .timeout = 6
 	cr_expect_eq(total, 3);
 	proc_free(&p);
 }
+
+/*
+ * file = lines: the experiment's in every variant, a variant's added; HOST
+ * relative to the experiment file's directory; each run's record carries
+ * them (request.files, with their bytes), and --dry-run shows them.
+ */
+Test(matrix, file_lines_reach_every_run_and_record, .timeout = 600)
+{
+	char ini[256], data[256], out[256], want[600];
+	struct json_object *all;
+	struct el_proc p;
+	size_t n;
+	FILE *f;
+
+	snprintf(ini, sizeof(ini), "%s", tmp_output("files.ini"));
+	snprintf(data, sizeof(data), "%s", tmp_output("files-data.txt"));
+	snprintf(out, sizeof(out), "%s", tmp_output("files.jsonl"));
+	f = fopen(data, "w");
+	cr_assert(f);
+	fputs("four", f);
+	fclose(f);
+	f = fopen(ini, "w");
+	cr_assert(f);
+	fputs("[experiment]\nname = files\nbench = getpid\niterations = 50\nrepeat = 1\n"
+	      "file = files-data.txt\n[variant one]\n[variant two]\n"
+	      "file = files-data.txt=/etc/d\n", f);
+	fclose(f);
+
+	entrylab(&p, "matrix", ini, "--dry-run", "-o", out, NULL);
+	cr_expect_eq(p.status, 0, "%s", p.err);
+	snprintf(want, sizeof(want), "--file %s=/files-data.txt --file %s=/etc/d -n 50 getpid",
+		 data, data);
+	cr_expect(strstr(p.out, want), "no '%s' in:\n%s", want, p.out);
+	proc_free(&p);
+
+	entrylab(&p, "matrix", ini, "-o", out, NULL);
+	cr_assert_eq(p.status, 0, "matrix exit %d\n%s%s", p.status, p.out, p.err);
+	all = records(out);
+	n = json_object_array_length(all);
+	cr_assert_eq(n, 2, "one run per variant, got %zu", n);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *r = json_object_array_get_idx(all, i);
+		struct json_object *files = jget(r, "request.files");
+		bool two = !strcmp(jstr(r, "experiment.variant"), "two");
+
+		cr_expect_str_eq(jstr(r, "status"), "ok", "%s", jstr(r, "detail"));
+		cr_assert(files && json_object_get_type(files) == json_type_array);
+		cr_assert_eq(json_object_array_length(files), two ? 2u : 1u);
+		for (size_t k = 0; k < json_object_array_length(files); k++) {
+			struct json_object *fo = json_object_array_get_idx(files, k);
+
+			cr_expect_str_eq(jstr(fo, "host"), data);
+			cr_expect_str_eq(jstr(fo, "guest"), k ? "/etc/d" : "/files-data.txt");
+			cr_expect_eq(json_object_get_int(jget(fo, "bytes")), 4);
+		}
+	}
+	json_object_put(all);
+	proc_free(&p);
+}

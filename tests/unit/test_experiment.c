@@ -377,3 +377,107 @@ Test(experiment, region_key)
 	cr_expect(strstr(msgs, ":5: region = all: give region = marked"), "%s", msgs);
 	experiment_free(&e);
 }
+
+/*
+ * file = HOST[=GUEST]: any number of lines, the experiment's for every
+ * variant and then the variant's own; HOST relative to the file's
+ * directory, made absolute, its last component kept (a link stays a link).
+ */
+Test(experiment, file_lines)
+{
+	struct el_experiment e;
+
+	cr_assert(system("rm -rf /tmp/el-exp-files && mkdir -p /tmp/el-exp-files/dir && "
+			 ": > /tmp/el-exp-files/a.txt && : > /tmp/el-exp-files/b.txt && "
+			 "ln -s a.txt /tmp/el-exp-files/link") == 0);
+	cr_assert_eq(load("[experiment]\nname = f\nbench = getpid\n"
+			  "file = el-exp-files/a.txt\n"
+			  "[variant x]\n"
+			  "file = el-exp-files/b.txt=/data//b/\n"
+			  "file = /tmp/el-exp-files/dir=/d\n"
+			  "[variant y]\n"
+			  "file = ./el-exp-files/link\n", &e), 0, "%s", msgs);
+	cr_assert_eq(e.variants[0].nfiles, 3);
+	cr_expect_str_eq(e.variants[0].files[0].host, "/tmp/el-exp-files/a.txt");
+	cr_expect_str_eq(e.variants[0].files[0].guest, "/a.txt");
+	cr_expect_str_eq(e.variants[0].files[1].host, "/tmp/el-exp-files/b.txt");
+	cr_expect_str_eq(e.variants[0].files[1].guest, "/data/b", "normalized as --file does");
+	cr_expect_str_eq(e.variants[0].files[2].host, "/tmp/el-exp-files/dir");
+	cr_expect_str_eq(e.variants[0].files[2].guest, "/d");
+	cr_assert_eq(e.variants[1].nfiles, 2);
+	cr_expect_str_eq(e.variants[1].files[0].guest, "/a.txt", "the experiment's first");
+	cr_expect_str_eq(e.variants[1].files[1].host, "/tmp/./el-exp-files/link");
+	cr_expect_str_eq(e.variants[1].files[1].guest, "/link", "a link keeps its own name");
+	experiment_free(&e);
+
+	cr_expect_eq(load("[experiment]\nname = f\nbench = getpid\n[variant x]\n", &e), 0);
+	cr_expect_eq(e.variants[0].nfiles, 0);
+	cr_expect_null(e.variants[0].files, "no file = lines: no files");
+	experiment_free(&e);
+	system("rm -rf /tmp/el-exp-files");
+}
+
+/* Refusals name the line, the value and the fix; all of them in one pass. */
+Test(experiment, file_refusals)
+{
+	struct el_experiment e;
+	char text[4096];
+	size_t o;
+
+	cr_assert(system("rm -rf /tmp/el-exp-fref && mkdir -p /tmp/el-exp-fref && "
+			 ": > /tmp/el-exp-fref/a.txt") == 0);
+	cr_expect_eq(load("[experiment]\nname = f\nbench = getpid\n"
+			  "file = el-exp-no-such-file\n"
+			  "[variant x]\n"
+			  "file = el-exp-fref/a.txt=data\n"
+			  "file = el-exp-fref/a.txt=/init\n"
+			  "file = el-exp-fref/a.txt=/x/../y\n"
+			  "file = =/x\n"
+			  "file = el-exp-fref/a.txt=/\n", &e), 6, "%s", msgs);
+	cr_expect(strstr(msgs, ":4: file = el-exp-no-such-file: cannot read "
+			  "/tmp/el-exp-no-such-file (No such file or directory); give an existing"),
+		  "%s", msgs);
+	cr_expect(strstr(msgs, ":6: file = el-exp-fref/a.txt=data: --file "
+			  "'el-exp-fref/a.txt=data': GUESTPATH 'data' is not absolute"), "%s", msgs);
+	cr_expect(strstr(msgs, ":7: file = el-exp-fref/a.txt=/init: ") &&
+		  strstr(msgs, "collides with /init"), "%s", msgs);
+	cr_expect(strstr(msgs, ":8: ") && strstr(msgs, "has a '..' component"), "%s", msgs);
+	cr_expect(strstr(msgs, ":9: file = =/x: --file '=/x' names no host file"), "%s", msgs);
+	cr_expect(strstr(msgs, ":10: ") && strstr(msgs, "is the root"), "%s", msgs);
+	cr_expect_eq(e.variants[0].nfiles, 0, "wrong lines are left out");
+	experiment_free(&e);
+
+	cr_expect_gt(load("[experiment]\nname = f\nbench = getpid\n[variant x]\nfile = el-exp-no-a\n"
+			  "[variant y]\nlabel = Y\nfile = el-exp-no-b\n", &e), 0);
+	cr_expect(strstr(msgs, ":5: file = el-exp-no-a: cannot read") &&
+		  strstr(msgs, ":8: file = el-exp-no-b: cannot read"),
+		  "%s", msgs);
+	experiment_free(&e);
+
+	/* More than EL_FILES_MAX in one section: the line past the limit. */
+	o = (size_t)snprintf(text, sizeof(text), "[experiment]\nname = f\nbench = getpid\n");
+	for (unsigned i = 0; i <= EL_FILES_MAX; i++)
+		o += (size_t)snprintf(text + o, sizeof(text) - o,
+				      "file = el-exp-fref/a.txt=/f%u\n", i);
+	snprintf(text + o, sizeof(text) - o, "[variant x]\n");
+	cr_expect_eq(load(text, &e), 1, "%s", msgs);
+	cr_expect(strstr(msgs, ":36: more than 32 file = lines in this section (run --file's "
+			  "limit); pack a directory holding them instead"), "%s", msgs);
+	experiment_free(&e);
+
+	/* ... and in all that one variant gets: the experiment's and its own. */
+	o = (size_t)snprintf(text, sizeof(text), "[experiment]\nname = f\nbench = getpid\n");
+	for (unsigned i = 0; i < 20; i++)
+		o += (size_t)snprintf(text + o, sizeof(text) - o,
+				      "file = el-exp-fref/a.txt=/e%u\n", i);
+	o += (size_t)snprintf(text + o, sizeof(text) - o, "[variant fits]\n[variant many]\n");
+	for (unsigned i = 0; i < 13; i++)
+		o += (size_t)snprintf(text + o, sizeof(text) - o,
+				      "file = el-exp-fref/a.txt=/v%u\n", i);
+	cr_expect_eq(load(text, &e), 1, "%s", msgs);
+	cr_expect(strstr(msgs, ":26: variant 'many' gets 33 file = lines, 20 of them from "
+			  "[experiment]: more than 32; pack a directory"), "%s", msgs);
+	cr_expect_eq(e.variants[0].nfiles, 20);
+	experiment_free(&e);
+	system("rm -rf /tmp/el-exp-fref");
+}
