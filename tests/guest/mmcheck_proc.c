@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -183,10 +184,13 @@ static void shared_counts(void)
 
 static void status(void)
 {
-	char want[64];
+	/* Linux names a task after the file execve was given (AT_EXECFN), not argv[0]. */
+	const char *fn = (const char *)getauxval(AT_EXECFN), *base = fn ? strrchr(fn, '/') : 0;
 	bool ok = slurp("/proc/self/status") > 0;
+	char want[64];
 
-	snprintf(want, sizeof(want), "Name:\t%.15s\n", program_invocation_short_name);
+	snprintf(want, sizeof(want), "Name:\t%.15s\n",
+		 base ? base + 1 : fn ? fn : program_invocation_short_name);
 	el_expect("proc: status names the program", ok && !strncmp(text, want, strlen(want)),
 		  "want %s", want);
 	snprintf(want, sizeof(want), "\nPid:\t%d\nPPid:\t%d\n", getpid(), getppid());
