@@ -32,6 +32,29 @@ int path_start(int64_t dirfd, struct inode **start)
 	return 0;
 }
 
+int path_inode_at(int64_t dirfd, const char *path, uint64_t flags, struct inode **n)
+{
+	struct inode *start;
+	struct file *f;
+	int err;
+
+	if (path[0]) {
+		err = path_start(dirfd, &start);
+		return err ? err : vfs_lookup(start, path, !(flags & AT_SYMLINK_NOFOLLOW), n);
+	}
+	if (!(flags & AT_EMPTY_PATH))
+		return -ENOENT;
+	if ((int)dirfd == AT_FDCWD) {
+		*n = current->cwd;
+		return 0;
+	}
+	f = fd_get((int)dirfd);
+	if (!f)
+		return -EBADF;
+	*n = f->inode;
+	return 0;
+}
+
 int path_resolve_in(char *buf, int64_t dirfd, uint64_t upath, bool follow, struct lookup *l)
 {
 	struct inode *start;

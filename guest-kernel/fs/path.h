@@ -25,6 +25,13 @@ int path_from_user(char *buf, uint64_t upath);
 int path_start(int64_t dirfd, struct inode **start);
 
 /*
+ * The inode path names relative to dirfd, the *at calls' flags applied:
+ * AT_SYMLINK_NOFOLLOW, and AT_EMPTY_PATH for "" (dirfd's own inode, the
+ * cwd for AT_FDCWD; else -ENOENT).  0 or -errno.
+ */
+int path_inode_at(int64_t dirfd, const char *path, uint64_t flags, struct inode **n);
+
+/*
  * Copies in and resolves a user path relative to dirfd (vfs_resolve): 0 or
  * -errno.  l->name points into the copy, which is gone once it returns: a
  * caller that uses the name (to create or rename) passes its own

@@ -36,7 +36,6 @@ static int attr_target(int64_t dirfd, uint64_t upath, uint64_t flags, bool null_
 		       struct inode **n)
 {
 	char path[PATH_MAX];
-	struct inode *start;
 	int err;
 
 	if (!upath && null_is_fd) {
@@ -47,23 +46,7 @@ static int attr_target(int64_t dirfd, uint64_t upath, uint64_t flags, bool null_
 	} else if ((err = path_from_user(path, upath))) {
 		return err;
 	}
-	if (!path[0]) {
-		struct file *f;
-
-		if (!(flags & AT_EMPTY_PATH))
-			return -ENOENT;
-		if ((int)dirfd == AT_FDCWD) {
-			*n = current->cwd;
-			return 0;
-		}
-		f = fd_get((int)dirfd);
-		if (!f)
-			return -EBADF;
-		*n = f->inode;
-		return 0;
-	}
-	err = path_start(dirfd, &start);
-	return err ? err : vfs_lookup(start, path, !(flags & AT_SYMLINK_NOFOLLOW), n);
+	return path_inode_at(dirfd, path, flags, n);
 }
 
 static long set_mode(struct inode *n, uint64_t mode)

@@ -107,28 +107,9 @@ static long statx_to_user(const struct inode *n, uint64_t ubuf)
 static int stat_target(int64_t dirfd, uint64_t upath, uint64_t flags, struct inode **n)
 {
 	char path[PATH_MAX];
-	struct inode *start;
 	int err = path_from_user(path, upath);
 
-	if (err)
-		return err;
-	if (!path[0]) {
-		struct file *f;
-
-		if (!(flags & AT_EMPTY_PATH))
-			return -ENOENT;
-		if ((int)dirfd == AT_FDCWD) {
-			*n = current->cwd;
-			return 0;
-		}
-		f = fd_get((int)dirfd);
-		if (!f)
-			return -EBADF;
-		*n = f->inode;
-		return 0;
-	}
-	err = path_start(dirfd, &start);
-	return err ? err : vfs_lookup(start, path, !(flags & AT_SYMLINK_NOFOLLOW), n);
+	return err ? err : path_inode_at(dirfd, path, flags, n);
 }
 
 static long do_stat(int64_t dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags)
