@@ -9,7 +9,8 @@
 # then a table of every entry (status, seconds as ctest measured them), of
 # every tier (the name before the first '.': unit, kvm, bochs ...; busy =
 # its entries' seconds summed, wall = its first start to its last end) and
-# the total wall time.  Exits with ctest's status.
+# the total wall time; last, for each entry that failed, its FAIL and
+# assertion lines (CI shows the tail of the log).  Exits with ctest's status.
 set -u
 build=${1:?usage: tests/ctest.sh BUILD [CTEST-ARGS...]}
 shift
@@ -28,6 +29,15 @@ function now() { srand(); return srand() }
 function trim(s) { gsub(/\*\*\*/, " ", s); sub(/^ +/, "", s); sub(/ +$/, "", s); return s }
 BEGIN { t0 = now() }
 { print; fflush() }
+# Why a test failed, kept per entry for the summary at the end (the tail of a
+# CI log is what gets read): the FAIL lines of Criterion, assertion sites and the
+# message lines under them, crashes and timeouts.
+/^ *[0-9]+: / {
+	k = $1 + 0
+	if ($0 ~ /Test command:/) next
+	if ($0 ~ /\[FAIL\]|Assertion Failed|CRASH|[Cc]rashed|Timed out|Timeout|Unexpected signal/) { if (nwhy[k] < 60) why[k] = why[k] $0 "\n"; more[k] = 4; nwhy[k]++ }
+	else if (more[k] > 0 && nwhy[k] < 60) { why[k] = why[k] $0 "\n"; more[k]--; nwhy[k]++ }
+}
 /^ +Start +[0-9]+: / { start[$2 + 0] = now() }
 /^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / {
 	line = $0
@@ -78,6 +88,11 @@ END {
 			tlast[t] - tfirst[t]
 	}
 	printf c1 "%7d %6d %7s %8.1f %6d\n", "total", all, bad, "", busy, now() - t0
+	for (n = 1; n <= max; n++)
+		if ((n in name) && stat[n] != "Passed" && stat[n] != "Skipped") {
+			printf "\n== why %s failed (%s)\n", name[n], stat[n]
+			printf "%s", (n in why) ? why[n] : "  (no FAIL or assertion line; see its output above)\n"
+		}
 }'
 rc=$(cat "$status")
 rm -f "$status"
