@@ -99,6 +99,15 @@ int ptrace_stop(int code, const struct ksiginfo *info, bool no_siginfo)
 	}
 	t->ptrace_listening = false;
 	t->ptrace_syscall_op = PTRACE_SYSCALL_INFO_NONE;
+	/*
+	 * A signal sent during the stop found no taker (wants_signal: stopped)
+	 * and left TASK_WORK_SIGPENDING alone: without this, a stop reached
+	 * outside signal_deliver()'s loop (a PTRACE_INTERRUPT trap, a syscall
+	 * stop) returns to user mode with it pending and undelivered, and every
+	 * interruptible sleep after it ends at once (Linux: ptrace_stop's
+	 * recalc_sigpending_tsk).
+	 */
+	signal_recalc(t);
 	return t->tracer ? t->ptrace_resume_sig : 0;
 }
 

@@ -136,6 +136,11 @@ static void recalc(struct task *t)
 		t->work &= ~TASK_WORK_SIGPENDING;
 }
 
+void signal_recalc(struct task *t)
+{
+	recalc(t);
+}
+
 static void signal_wake_up(struct task *t, bool fatal)
 {
 	t->work |= TASK_WORK_SIGPENDING;

@@ -45,6 +45,11 @@ bool signal_unhandled(const struct task *t, int sig);
 /* An unblocked signal is pending for t (interrupts a sleep). */
 bool signal_pending(const struct task *t);
 /*
+ * TASK_WORK_SIGPENDING recomputed for t (Linux recalc_sigpending_tsk): after a
+ * stop, since a signal sent while t was stopped found no taker and set nothing.
+ */
+void signal_recalc(struct task *t);
+/*
  * The return to user mode with TASK_WORK_SIGPENDING: acts on pending
  * signals until one runs a handler (the frame is rewritten) or none is
  * left (the bit is cleared, an interrupted syscall restarts).
