@@ -26,6 +26,7 @@
 #include "region_scope.h"
 #include "regs_dump.h"
 #include "timeout.h"
+#include "xcr0.h"
 
 struct run_ctx {
 	struct el_loop loop;
@@ -71,6 +72,19 @@ static int run_cpuid(struct run_ctx *c)
 	if (cpuid_check_kept(&c->loop.spec->cpu, &c->wanted, &res->vcpu_cpuid, c->err,
 			     sizeof(c->err)))
 		return run_fail(c, EL_RUN_UNSUPPORTED);
+	return 0;
+}
+
+/*
+ * The XCR0 our kernel will set, given to the vCPU before it runs
+ * (xcr0.h: KVM nested under QEMU before 8.2 never sees the guest's XSETBV).
+ */
+static int run_xcr0(struct run_ctx *c)
+{
+	uint64_t x = xcr0_guest_choice(&c->loop.res->vcpu_cpuid);
+
+	if (xcr0_preset(c->vm.kvm_fd, c->vm.vcpu_fd, x, c->err, sizeof(c->err)))
+		return run_fail(c, EL_RUN_VMM_ERROR);
 	return 0;
 }
 
@@ -269,7 +283,8 @@ static int run_setup(struct run_ctx *c)
 		      sizeof(c->err)))
 		return run_fail(c, EL_RUN_VMM_ERROR);
 	c->loop.res->tsc_khz = vm_tsc_khz(&c->vm);
-	if (run_cpuid(c) || (linux_guest ? run_boot_linux(c) : run_boot_image(c)) ||
+	if (run_cpuid(c) || (!linux_guest && run_xcr0(c)) ||
+	    (linux_guest ? run_boot_linux(c) : run_boot_image(c)) ||
 	    run_pin(c, spec->pin_cpu))
 		return -1;
 	/* One deadline from VM creation: set-up, the guest and draining its output. */

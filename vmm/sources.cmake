@@ -3,7 +3,7 @@
 # instrumentation: a new file is added here, never found by a GLOB.
 set(EL_VMM_SOURCES
   kvm.c vm.c gpa.c vcpu_boot.c regs_dump.c timeout.c
-  cpuid.c cpuid_kvm.c cpuid_spec.c host_info.c
+  cpuid.c cpuid_kvm.c cpuid_spec.c host_info.c xcr0.c
   pvh_load.c pvh_start.c linux_load.c linux_boot.c
   run.c jail.c confine.c confine_rules.c confine_status.c
   exit_loop.c exit_io.c exit_names.c exit_fault.c insn_name.c hostout.c

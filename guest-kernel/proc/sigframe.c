@@ -215,6 +215,18 @@ uint32_t sigframe_fpu_frame_bytes(const struct sigframe_fpu_cfg *c)
 	return c->size + (c->xsave ? FP_XSTATE_MAGIC2_SIZE : 0);
 }
 
+/* Linux's struct sigframe_ia32 (8-byte aligned by _fpstate_32's u64) and struct fregs_state. */
+#define SF_IA32_SIGFRAME_SIZE 736u
+#define SF_FREGS_STATE_SIZE 112u
+
+uint64_t sigframe_min_stack_size(const struct sigframe_fpu_cfg *c)
+{
+	uint64_t n = SF_IA32_SIGFRAME_SIZE + (SF_FRAME_ALIGN - 1) + sigframe_fpu_frame_bytes(c) +
+		     SF_FREGS_STATE_SIZE + (SF_FPU_ALIGN - 1);
+
+	return round_down(n + SF_FRAME_ALIGN - 1, SF_FRAME_ALIGN);
+}
+
 uint32_t sigframe_fpu_xsave_size(const struct sigframe_fpu_cfg *c, uint64_t features)
 {
 	uint32_t size = SF_XSAVE_HDR_OFFSET + SF_XSAVE_HDR_SIZE;

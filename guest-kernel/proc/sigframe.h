@@ -129,6 +129,16 @@ struct sigframe_fpu_cfg {
 
 /* Bytes the image takes in a frame (with the magic2 after an XSAVE image). */
 uint32_t sigframe_fpu_frame_bytes(const struct sigframe_fpu_cfg *c);
+/*
+ * AT_MINSIGSTKSZ (Linux 6.1 init_sigframe_size, CONFIG_IA32_EMULATION=y):
+ * round_up(sizeof(struct sigframe_ia32) 736 + 15 frame alignment + the
+ * image (c->size, + 4 for magic2 with XSAVE) + 112 for an ia32 frame's
+ * fsave header + 63 image alignment, 16).  The ia32 terms count for 64-bit
+ * programs too: Linux takes the worst case of every frame kind.
+ * Measured: Linux 6.18, XCR0 0xe7 (2432-byte image): 3376; Linux 6.1
+ * ("signal: max sigframe size"), 0x207 (2696): 3632; FXSAVE: 1440.
+ */
+uint64_t sigframe_min_stack_size(const struct sigframe_fpu_cfg *c);
 /* Standard-format size of an XSAVE image holding features (xstate_calculate_size). */
 uint32_t sigframe_fpu_xsave_size(const struct sigframe_fpu_cfg *c, uint64_t features);
 /*

@@ -442,10 +442,7 @@ static const struct sigframe_fpu_cfg *fpu_config(void)
 
 uint64_t signal_min_stack_size(void)
 {
-	/* Linux's get_sigframe_size(): the frame, its alignment, the image and its alignment. */
-	uint64_t n = sizeof(struct el_rt_sigframe) + 15 + sigframe_fpu_frame_bytes(fpu_config()) + 63;
-
-	return ALIGN_UP(n, 16);
+	return sigframe_min_stack_size(fpu_config());
 }
 
 /* The CPU's user FPU state into the frame (current's image is the buffer). */

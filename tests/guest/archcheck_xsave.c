@@ -93,8 +93,9 @@ void ac_xsave(void)
 	}
 	if (!(c & bit_OSXSAVE)) {
 		/*
-		 * entrylab clears CR4.OSXSAVE when XCR0 does not survive VM exits (nested
-		 * SVM under QEMU TCG) and says so on its console; Linux never does.
+		 * entrylab clears CR4.OSXSAVE when XCR0 does not survive VM exits (a KVM
+		 * nested under QEMU < 8.2 that was not given its XCR0) and says so on its
+		 * console; Linux disables XSAVE there too, for the same cause.
 		 */
 		el_skip("xsave.osxsave", "CPUID offers XSAVE but OSXSAVE is clear: the kernel "
 			"chose FXSAVE (see its fpu: console line)");

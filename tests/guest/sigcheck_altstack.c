@@ -3,15 +3,24 @@
  * runs on the alternate stack and sees SS_ONSTACK there, a handler without
  * it stays on the normal stack; the stack cannot change while in use
  * (EPERM); sizes under MINSIGSTKSZ are ENOMEM, bad flags EINVAL;
- * AT_MINSIGSTKSZ is in the auxiliary vector; and a fault with a wild RSP is
- * still delivered on the alternate stack, where the handler repairs it.
+ * AT_MINSIGSTKSZ is in the auxiliary vector, Linux's size (its formula), and
+ * enough; a fault with a wild RSP is still delivered on the alternate stack,
+ * where the handler repairs it.  A frame that does not fit (RSP near the
+ * bottom of the stack it is on; a stack smaller than AT_MINSIGSTKSZ, where
+ * sigaltstack accepts one) is SIGSEGV, and SIGSEGV that cannot fit kills;
+ * SS_AUTODISARM starts again at the top.
  */
+#include <cpuid.h>
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "lib/sys.h"
 #include "sigcheck.h"
 
 #ifndef AT_MINSIGSTKSZ
@@ -151,6 +160,153 @@ static void wild_rsp(void)
 	sigaltstack(&ss, NULL);
 }
 
+/* --- a frame that does not fit the alternate stack (get_sigframe's check) --- */
+
+static void exit_handler(int sig, siginfo_t *si, void *ctx)
+{
+	(void)si, (void)ctx;
+	_exit(sig == SIGSEGV ? 40 : 41);
+}
+
+/* tkill(self, sig) with RSP at rsp for the duration of the system call. */
+static long tkill_at(uintptr_t rsp, int sig)
+{
+	long ret = SYS_tkill;
+
+	__asm__ volatile("movq	%%rsp, %%r12\n\t"
+			 "movq	%[rsp], %%rsp\n\t"
+			 "syscall\n\t"
+			 "movq	%%r12, %%rsp"
+			 : "+a"(ret)
+			 : [rsp] "r"(rsp), "D"(el_syscall1(SYS_gettid, 0)), "S"((long)sig)
+			 : "rcx", "r11", "r12", "memory");
+	return ret;
+}
+
+/* Runs fn in a child; its wait status. */
+static int in_child(void (*fn)(void))
+{
+	int st = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fn();
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	return st;
+}
+
+/*
+ * RSP inside the alternate stack, 256 bytes above its bottom: the signal
+ * is nested there (on_sig_stack), its frame would go below the bottom:
+ * SIGSEGV, whose frame cannot go there either, so SIGSEGV kills.
+ */
+static void nested_overflow_child(void)
+{
+	stack_t ss = {.ss_sp = alt, .ss_size = ALT_SIZE, .ss_flags = 0};
+
+	sigaltstack(&ss, NULL);
+	sc_install(SIGUSR1, exit_handler, 0);
+	sc_install(SIGSEGV, exit_handler, 0);
+	tkill_at((uintptr_t)alt + 256, SIGUSR1);
+	_exit(42);
+}
+
+/* SS_AUTODISARM: never "on" the stack, so the same signal starts again at its top. */
+static void autodisarm_child(void)
+{
+	stack_t ss = {.ss_sp = alt, .ss_size = ALT_SIZE, .ss_flags = SS_AUTODISARM};
+
+	sigaltstack(&ss, NULL);
+	sc_install(SIGUSR1, sc_record_handler, SA_ONSTACK);
+	sc_install(SIGSEGV, exit_handler, 0);
+	sc_reset();
+	tkill_at((uintptr_t)alt + 256, SIGUSR1);
+	_exit(sc_seen.count == 1 && sc_seen.local > (uintptr_t)alt + ALT_SIZE / 2 ? 0 : 43);
+}
+
+/*
+ * An alternate stack of size bytes at the top of alt (the handler's own
+ * calls may run below it, into alt): SIGUSR1 with SA_ONSTACK.  Exit 0: the
+ * handler ran, 40: SIGSEGV instead (its handler, on the normal stack).
+ */
+static unsigned long child_size;
+
+static void sized_child(void)
+{
+	stack_t ss = {.ss_sp = alt + ALT_SIZE - child_size, .ss_size = child_size, .ss_flags = 0};
+
+	if (sigaltstack(&ss, NULL))
+		_exit(44);
+	sc_install(SIGUSR1, sc_record_handler, SA_ONSTACK);
+	sc_install(SIGSEGV, exit_handler, 0);
+	sc_reset();
+	raise(SIGUSR1);
+	_exit(sc_seen.count == 1 ? 0 : 45);
+}
+
+static void overflow(void)
+{
+	unsigned long minsig = getauxval(AT_MINSIGSTKSZ);
+	int st;
+
+	st = in_child(nested_overflow_child);
+	el_expect("altstack.nested_overflow_kills_with_sigsegv",
+		  WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV,
+		  "wait status %#x (exit 40/41: a handler ran; 42: the signal was lost)", st);
+	st = in_child(autodisarm_child);
+	el_expect("altstack.autodisarm_restarts_at_the_top", WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		  "wait status %#x (exit 40: SIGSEGV; 43: handler not at the top)", st);
+	child_size = minsig > MINSIGSTKSZ ? minsig : MINSIGSTKSZ;
+	st = in_child(sized_child);
+	el_expect("altstack.at_minsigstksz_is_enough", WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		  "an alternate stack of %lu bytes (AT_MINSIGSTKSZ %lu): wait status %#x (exit 40: "
+		  "SIGSEGV)", child_size, minsig, st);
+	/* Linux's x86 sigaltstack selftest: accepted (>= MINSIGSTKSZ) yet smaller than the frame. */
+	if (minsig <= MINSIGSTKSZ + 1) {
+		el_skip("altstack.too_small_sigsegv", "AT_MINSIGSTKSZ %lu: every stack sigaltstack "
+			"accepts (>= MINSIGSTKSZ %d) holds the frame", minsig, MINSIGSTKSZ);
+		return;
+	}
+	child_size = MINSIGSTKSZ + 1;
+	st = in_child(sized_child);
+	el_expect("altstack.too_small_sigsegv", WIFEXITED(st) && WEXITSTATUS(st) == 40,
+		  "an alternate stack of %lu bytes, AT_MINSIGSTKSZ %lu: wait status %#x (want "
+		  "exit 40: SIGSEGV)", child_size, minsig, st);
+}
+
+/* AT_MINSIGSTKSZ as Linux 6.1 computes it (init_sigframe_size; sigframe.h in the kernel). */
+static void at_minsigstksz_formula(void)
+{
+	unsigned a, b, c, d, image = 512, magic2 = 0;
+	unsigned long want, got = getauxval(AT_MINSIGSTKSZ);
+
+	if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE)) {
+		uint32_t lo, hi;
+		uint64_t xcr0;
+
+		__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+		xcr0 = (uint64_t)hi << 32 | lo;
+		/* The standard-format size for XCR0: CPUID.0xD.0 EBX, or its last component's end. */
+		__cpuid_count(0xd, 0, a, b, c, d);
+		image = b;
+		for (unsigned i = 2; i < 64; i++) {
+			if (!(xcr0 & (1ull << i)))
+				continue;
+			__cpuid_count(0xd, i, a, b, c, d);
+			if (b + a > image)
+				image = b + a;
+		}
+		magic2 = 4;
+	}
+	want = (736 + 15 + image + magic2 + 112 + 63 + 15) & ~15ul;
+	el_expect("altstack.at_minsigstksz_formula", got == want,
+		  "AT_MINSIGSTKSZ %lu, want %lu: sigframe_ia32 736 + 15 + image %u + magic2 %u + "
+		  "fsave 112 + 63, to 16", got, want, image, magic2);
+}
+
 void sc_altstack(void)
 {
 	alt = mmap(NULL, ALT_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -161,5 +317,7 @@ void sc_altstack(void)
 	basic();
 	argument_checks();
 	wild_rsp();
+	overflow();
+	at_minsigstksz_formula();
 	munmap(alt, ALT_SIZE);
 }

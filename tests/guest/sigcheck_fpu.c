@@ -3,13 +3,19 @@
  *   - XMM0-15 and MXCSR are the same after a handler that clobbers them, and
  *     the frame's fpstate holds the interrupted values;
  *   - the handler starts with a clean MXCSR (0x1f80), as Linux resets it;
- *   - with OSXSAVE: the fpstate is an XSAVE image with FP_XSTATE_MAGIC1 in
- *     sw_reserved, MAGIC2 after xstate_size, xfeatures within XCR0, and the
- *     YMM upper halves in the standard-format AVX area; YMM0-15 survive;
+ *   - with OSXSAVE: the fpstate is an XSAVE image with
+ *     FP_XSTATE_MAGIC1 in sw_reserved, MAGIC2 after xstate_size, an
+ *     xstate_size that holds xfeatures, xfeatures within XCR0, XSTATE_BV
+ *     within xfeatures, and the YMM upper halves in the standard-format AVX
+ *     area (the frame's values are printed); YMM0-15 survive; without it a
+ *     skip says why;
+ *   - with OSXSAVE: reserved XSAVE header bytes in the frame make
+ *     rt_sigreturn SIGSEGV (Linux's corrupt_xstate_header selftest);
  *   - with AVX-512 in XCR0: ZMM31 and k1 survive too.
  */
 #include <cpuid.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 
@@ -143,8 +149,25 @@ static void xmm_preserved(void)
 	sc_default(SIGUSR1);
 }
 
+/* The end of the last standard-format component in features (CPUID.(0xd,i) EBX + EAX). */
+static unsigned xstate_end(uint64_t features)
+{
+	unsigned a, b, c, d, end = 576;
+
+	for (unsigned i = 2; i < 63; i++) {
+		if (!(features & (1ull << i)))
+			continue;
+		__cpuid_count(0xd, i, a, b, c, d);
+		if (b + a > end)
+			end = b + a;
+	}
+	return end;
+}
+
 static void xstate_frame(void)
 {
+	uint64_t xfeatures = (uint64_t)sw[3] << 32 | sw[2];
+
 	if (!cpu.osxsave) {
 		/*
 		 * Linux writes the software bytes even without XSAVE (save_sw_bytes),
@@ -153,6 +176,8 @@ static void xstate_frame(void)
 		 */
 		el_expect("fpu.fxsave_only_frame", sw[0] != FP_XSTATE_MAGIC1 || sw[4] == 512,
 			  "an FXSAVE-only frame claims xstate_size %u", sw[4]);
+		el_skip("fpu.xsave_frame", "CPUID.1:ECX.OSXSAVE is clear: the kernel saves with FXSAVE "
+			"and the frame has no XSAVE area (entrylab: see its fpu: console line)");
 		return;
 	}
 	el_expect("fpu.xstate_magic1", sw[0] == FP_XSTATE_MAGIC1, "sw_reserved.magic1 %#x", sw[0]);
@@ -167,6 +192,55 @@ static void xstate_frame(void)
 	el_expect("fpu.xstate_bv_within_xfeatures",
 		  !(xstate_bv & ~((uint64_t)sw[3] << 32 | sw[2])),
 		  "xstate_bv %#llx", (unsigned long long)xstate_bv);
+	el_expect("fpu.xstate_size_holds_xfeatures", xstate_end(xfeatures) <= sw[4],
+		  "xstate_size %u, the last component of xfeatures %#llx ends at %u", sw[4],
+		  (unsigned long long)xfeatures, xstate_end(xfeatures));
+	printf("fpu: the XSAVE frame: magic1 %#x, xstate_size %u, extended_size %u, xfeatures "
+	       "%#llx, XSTATE_BV %#llx, magic2 %#x at +%u (XCR0 %#llx)\n", sw[0], sw[4], sw[1],
+	       (unsigned long long)xfeatures, (unsigned long long)xstate_bv, magic2, sw[4],
+	       (unsigned long long)cpu.xcr0);
+}
+
+static int corrupt_segv;
+
+static void wreck_header(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+
+	sc_record(sig, si, ctx);
+	/* Bytes 16-23 of the XSAVE header are reserved: XRSTOR would #GP on them. */
+	memcpy((uint8_t *)uc->uc_mcontext.fpregs + XSAVE_HEADER_OFFSET + 16,
+	       &(uint64_t){0xfffffff}, sizeof(uint64_t));
+}
+
+static void count_segv(int sig, siginfo_t *si, void *ctx)
+{
+	(void)sig, (void)si, (void)ctx;
+	corrupt_segv++;
+}
+
+/*
+ * Linux's corrupt_xstate_header selftest: rt_sigreturn with reserved
+ * header bytes set is SIGSEGV (the registers already restored, so its
+ * handler returns to after the raise), and the program goes on.
+ */
+static void corrupt_header(void)
+{
+	if (!cpu.osxsave) {
+		el_skip("fpu.corrupt_xstate_header", "CPUID.1:ECX.OSXSAVE is clear (Linux's "
+			"selftest says \"CR4.OSXSAVE disabled\")");
+		return;
+	}
+	sc_install(SIGUSR1, wreck_header, 0);
+	sc_install(SIGSEGV, count_segv, 0);
+	sc_reset();
+	corrupt_segv = 0;
+	raise(SIGUSR1);
+	el_expect("fpu.corrupt_xstate_header", sc_seen.count == 1 && corrupt_segv == 1,
+		  "SIGUSR1 handler ran %d times, SIGSEGV %d times (want 1 and 1)", sc_seen.count,
+		  corrupt_segv);
+	sc_default(SIGUSR1);
+	sc_default(SIGSEGV);
 }
 
 static void ymm_preserved(void)
@@ -242,6 +316,7 @@ void sc_fpu(void)
 	detect();
 	xmm_preserved();
 	xstate_frame();
+	corrupt_header();
 	ymm_preserved();
 	zmm_preserved();
 }

@@ -633,6 +633,18 @@ Test(sigframe_fpu, export_xsave)
 	cr_assert_eq(sigframe_fpu_xsave_size(&c, 7), XSAVE_AVX_SIZE);
 }
 
+/* Linux's get_sigframe_size(), checked against what Linux reports (AT_MINSIGSTKSZ). */
+Test(sigframe_fpu, min_stack_size_is_linux_s)
+{
+	struct sigframe_fpu_cfg fx = fx_cfg(), avx = xs_cfg(), avx512 = xs_cfg();
+
+	avx512.size = 2432;
+	cr_assert_eq(sigframe_min_stack_size(&avx512), 3376,
+		     "Linux 6.18 with XCR0 0xe7 (2432-byte image) reports 3376");
+	cr_assert_eq(sigframe_min_stack_size(&avx), 1776, "736+15+832+4+112+63 rounded up to 16");
+	cr_assert_eq(sigframe_min_stack_size(&fx), 1440, "736+15+512+112+63 (no magic2) rounded");
+}
+
 /* The kernel's sigreturn path on img: plan from the magic2 the frame holds, then import. */
 static bool sigreturn_fpu(const struct sigframe_fpu_cfg *c, uint32_t magic2,
 			  struct sigframe_fpu_plan *p)

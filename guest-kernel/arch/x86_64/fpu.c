@@ -2,13 +2,18 @@
  * The FPU image (fpu.h).
  *
  * XSAVE when CR4.OSXSAVE is set (cpu_setup.c sets it where CPUID.1:ECX
- * offers XSAVE): XCR0 = the user states CPUID.0xD.0 EDX:EAX supports among
- * x87, SSE, AVX and AVX-512 (opmask, ZMM_Hi256, Hi16_ZMM: all three or
- * none, and only with AVX, as XSETBV requires).  PKRU needs CR4.PKE and
- * AMX a permission protocol (arch_prctl): neither is enabled.  The image
+ * offers XSAVE): XCR0 = el_xcr0_choose(CPUID.0xD.0 EDX:EAX)
+ * (include/entrylab/xcr0.h: x87, SSE, AVX, the AVX-512 trio; no PKRU, no
+ * AMX), the rule the VMM also applies to preset the vCPU's XCR0.  The image
  * size is read after XSETBV (not from the boot CPUID cache), from the
  * component leaves as well as CPUID.0xD.0 EBX (xsave_size).  Otherwise
  * FXSAVE.
+ *
+ * XCR0 must survive VM exits.  A KVM nested under QEMU before 8.2 (our
+ * nested runner) never sees XSETBV, keeps its reset XCR0 of 1 and loads
+ * that on every entry (docs/architecture.md, "XSAVE in the nested
+ * runner"): the VMM presets the XCR0 we choose, and fpu_recheck still falls
+ * back to FXSAVE (clearing CR4.OSXSAVE) if XCR0 changed after boot anyway.
  *
  * Images come from kzalloc (its size classes are powers of two, naturally
  * aligned, so 64-byte aligned) up to a page, from the frame allocator
@@ -18,6 +23,7 @@
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/x86.h"
+#include "entrylab/xcr0.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
 #include "lib/string.h"
@@ -29,9 +35,6 @@
 #define FCW_DEFAULT 0x37f
 #define MXCSR_DEFAULT 0x1f80
 #define MXCSR_MASK_DEFAULT 0xffbf /* what FXSAVE's zero MXCSR_MASK means (SDM 10.5.1.2) */
-
-#define XFEATURES_AVX512 (XFEATURE_OPMASK | XFEATURE_ZMM_HI256 | XFEATURE_HI16_ZMM)
-#define XFEATURES_WANTED (XFEATURE_X87 | XFEATURE_SSE | XFEATURE_YMM | XFEATURES_AVX512)
 
 static struct {
 	bool xsave;
@@ -64,21 +67,12 @@ static uint64_t xgetbv0(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-/* XCR0 for what leaf 0xD supports; 0 when x87 and SSE are not both there. */
-static uint64_t xcr0_choose(uint64_t supported)
-{
-	uint64_t x = supported & XFEATURES_WANTED;
-
-	if (!(x & XFEATURE_YMM) || (x & XFEATURES_AVX512) != XFEATURES_AVX512)
-		x &= ~XFEATURES_AVX512;
-	return (x & (XFEATURE_X87 | XFEATURE_SSE)) == (XFEATURE_X87 | XFEATURE_SSE) ? x : 0;
-}
-
 /*
  * The standard-format size for xcr0: the end of its highest component
  * (CPUID.0xD.i: EAX size, EBX offset), and at least what CPUID.0xD.0 EBX
- * says.  Measured: a nested KVM leaves EBX at 576 after XSETBV enables AVX
- * (832 needed), so EBX alone is not trusted.
+ * says.  KVM computes EBX from its own copy of XCR0: measured 576 for XCR0 7
+ * (832 needed) where that copy is stale (nested runner without the VMM's
+ * preset), so EBX alone is not trusted.
  */
 static uint32_t xsave_size(uint64_t xcr0)
 {
@@ -113,7 +107,7 @@ static void xsave_setup(void)
 		return;
 	}
 	r = cpuid(LEAF_XSTATE, 0);
-	x = xcr0_choose(r.eax | (uint64_t)r.edx << 32);
+	x = el_xcr0_choose(r.eax | (uint64_t)r.edx << 32);
 	if (!x) {
 		kprintf("fpu: CPUID.0xD.0 offers no x87+SSE XSAVE state (%x:%x); using FXSAVE\n",
 			r.edx, r.eax);
@@ -125,9 +119,9 @@ static void xsave_setup(void)
 		return;
 	}
 	/*
-	 * Read it back: a hypervisor may take XSETBV and keep another XCR0
-	 * (nested SVM under QEMU TCG keeps 1, x87 only), and XSAVE saves
-	 * only what XCR0 enables: SSE state would be lost across switches.
+	 * Read it back: a hypervisor may take XSETBV and keep another XCR0,
+	 * and XSAVE saves only what XCR0 enables: SSE state would be lost
+	 * across switches.
 	 */
 	if (xgetbv0() != x) {
 		kprintf("fpu: XSETBV XCR0=%lx reads back %lx; using FXSAVE\n", x, xgetbv0());
@@ -312,8 +306,9 @@ void fpu_recheck(void)
 	if (!fpu.xsave || (now = xgetbv0()) == fpu.xcr0)
 		return;
 	/*
-	 * XCR0 did not survive the VM exits since boot (seen with nested SVM
-	 * under QEMU TCG): XSAVE would keep only what it now enables.  FXSAVE
+	 * XCR0 did not survive the VM exits since boot (a KVM nested under
+	 * QEMU < 8.2 that was not given our XCR0 puts back 1): XSAVE would keep
+	 * only what it now enables.  FXSAVE
 	 * keeps x87 and SSE whatever XCR0 says; nothing has been saved yet.
 	 */
 	kprintf("fpu: XCR0 %lx reads %lx after VM exits (the hypervisor does not keep it); "
