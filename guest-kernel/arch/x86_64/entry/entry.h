@@ -25,6 +25,9 @@ extern const char page_fault_entry[], page_fault_entry_pti[];
 /* entry_syscall.S: the LSTAR targets (without and with PTI) and the CSTAR one (syscall_init.c). */
 extern char entry_SYSCALL_64[], entry_SYSCALL_64_pti[], entry_SYSCALL_compat[];
 
+/* espfix.S: the IRET of the espfix exit, for the #DF that IRET may raise (bad_iret.c). */
+extern const char espfix_iret_insn[];
+
 /* Enters user mode with the registers of tf (on the kernel stack top); never returns. */
 __noreturn void enter_user(struct trap_frame *tf);
 
