@@ -5,6 +5,7 @@
 #include "arch/x86_64/cpufeature.h"
 #include "arch/x86_64/desc.h"
 #include "arch/x86_64/entry/entry_config.h"
+#include "arch/x86_64/espfix.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/legacy_pic.h"
 #include "arch/x86_64/percpu.h"
@@ -67,6 +68,7 @@ void kmain(uint32_t start_info_phys)
 	timer_init();
 	fpu_init();
 	vdso_init();
+	espfix_init();
 	pti_init();
 	entry_init(&kernel_cmdline);
 	config_resolve();

@@ -155,7 +155,7 @@ static const uint64_t *direct_map_table(void *ctx, uint64_t phys)
  */
 static enum sc_outcome check_pti_user_map(void)
 {
-	struct pti_area areas[4];
+	struct pti_area areas[5];
 	struct pti_walk_result r = {0};
 	struct mm mm;
 	unsigned n, i;

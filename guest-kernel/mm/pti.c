@@ -26,6 +26,9 @@
  * is a part of that); no C code runs on it (the entry asm moves RSP below
  * it first, fork's first switch frame sits below it, task stacks get it
  * zeroed), so no kernel pointer or datum lands there.
+ * And the espfix window (PML4 slot ESPFIX_PGD_SLOT, its tables shared with
+ * the kernel PGD): read-only aliases of one page that holds nothing but the
+ * IRET frame of the last return to an LDT SS (arch/x86_64/espfix.h).
  *
  * The mapping follows the context switch (pti_map_frame_page(), from
  * percpu_set_kernel_stack()): one PTE of the template, in a page table the
@@ -40,6 +43,7 @@
  * page tables either.
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/espfix.h"
 #include "arch/x86_64/x86.h"
 #include "lib/kprintf.h"
 #include "lib/panic.h"
@@ -181,6 +185,8 @@ void pti_init(void)
 	template_map(__entry_bss_start, __entry_bss_end, PTE_W | kpaging.nx);
 	template_mirror_user_pages();
 	template_direct_map_slots();
+	/* The espfix window: its tables are shared, its aliases read-only (espfix.h). */
+	user_template[ESPFIX_PGD_SLOT] = espfix_pgd_entry();
 	kprintf("pti: user page tables map %lu KiB of entry text, %lu KiB of entry data "
 		"(%u table pages); global: %s\n",
 		(uint64_t)(__entry_text_end - __entry_text_start) >> 10,
@@ -264,7 +270,7 @@ unsigned pti_allowed_areas(struct pti_area *areas, unsigned max)
 	unsigned n = 0;
 	uint64_t vsyscall_pa = kernel_frame(VSYSCALL_ADDR);
 
-	if (max < 4)
+	if (max < 5)
 		return 0;
 	areas[n++] = (struct pti_area){(uint64_t)__entry_text_start, (uint64_t)__entry_text_end,
 				       image_to_phys(__entry_text_start)};
@@ -276,5 +282,8 @@ unsigned pti_allowed_areas(struct pti_area *areas, unsigned max)
 	if (frame_va)
 		areas[n++] = (struct pti_area){frame_va, frame_va + FRAME_PAGE_SIZE,
 					       virt_to_phys((const void *)frame_va)};
+	if (espfix_pgd_entry())
+		areas[n++] = (struct pti_area){ESPFIX_BASE, ESPFIX_BASE + ESPFIX_WINDOW,
+					       image_to_phys(espfix_page), 0, ESPFIX_ALIAS_STRIDE};
 	return n;
 }

@@ -12,7 +12,9 @@
  *                  .entry.text (RX) and .bss..entry (RW, NX: GDT, TSS, IDT,
  *                  per-CPU data with the entry stack, IST stacks), plus the
  *                  kernel-half pages the kernel makes user-accessible itself
- *                  (the vsyscall page, in the modes that map it).
+ *                  (the vsyscall page, in the modes that map it), and the
+ *                  espfix window (slot ESPFIX_PGD_SLOT: read-only aliases of
+ *                  one page, arch/x86_64/espfix.h).
  */
 #ifndef EL_MM_PTI_H
 #define EL_MM_PTI_H
@@ -54,8 +56,8 @@ void pti_pgd_set(uint64_t *pgd, unsigned idx, uint64_t val);
 /*
  * The kernel areas the user PGD may map (for the self-check); returns how
  * many.  The first two, entry text and entry data, must be mapped whole;
- * then the vsyscall page when the kernel maps it, and the current task's
- * frame page once a task ran (max: at least 4).
+ * then the vsyscall page when the kernel maps it, the current task's
+ * frame page once a task ran, and the espfix window (max: at least 5).
  */
 unsigned pti_allowed_areas(struct pti_area *areas, unsigned max);
 

@@ -31,7 +31,9 @@ static int leaf_allowed(struct pti_area *areas, unsigned n, uint64_t va, uint64_
 		struct pti_area *a = &areas[i];
 
 		if (va >= a->start && va < a->end && size <= a->end - va) {
-			if (pa != a->phys + (va - a->start))
+			uint64_t off = a->period ? (va - a->start) % a->period : va - a->start;
+
+			if (pa != a->phys + off || (a->period && off + size > a->period))
 				return 0;
 			a->mapped += size;
 			return 1;

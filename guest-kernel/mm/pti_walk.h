@@ -10,13 +10,15 @@
 #include <stdint.h>
 
 /*
- * A kernel range the user PGD may map: [start, end) onto phys + (va - start).
+ * A kernel range the user PGD may map: [start, end) onto phys + (va - start),
+ * or with a period onto phys + (va - start) % period (aliases).
  * The walk adds the bytes it finds mapped there to `mapped`.
  */
 struct pti_area {
 	uint64_t start, end;
 	uint64_t phys;
 	uint64_t mapped;
+	uint64_t period; /* not 0: the same pages again every `period` bytes (espfix) */
 };
 
 struct pti_walk_result {

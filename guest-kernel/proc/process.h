@@ -45,6 +45,8 @@
 #define TASK_WORK_NOTIFY 0x10u      /* other kernel work (exit_group kill, ptrace kill) */
 /* The syscall frame is complete (sys/syscall.c), maybe rewritten (sigreturn, exec): full check. */
 #define TASK_WORK_FRAME 0x20u
+/* The mm has an LDT: every exit takes the slow path, which tests for an LDT SS (espfix.h). */
+#define TASK_WORK_ESPFIX 0x40u
 
 enum task_state {
 	TASK_UNUSED = 0,

@@ -225,7 +225,8 @@ void exit_to_user_work(struct trap_frame *tf)
 	struct task *t = current;
 	uint32_t w;
 
-	while ((w = t->work & ~(TASK_WORK_SYSCALL_TRACE | TASK_WORK_SINGLESTEP))) {
+	/* Bits that stay while the task runs on (the ptrace modes, espfix): never loop on them. */
+	while ((w = t->work & ~(TASK_WORK_SYSCALL_TRACE | TASK_WORK_SINGLESTEP | TASK_WORK_ESPFIX))) {
 		if (w & TASK_WORK_RESCHED) {
 			schedule();
 			continue;

@@ -206,3 +206,41 @@ Test(pti_walk, user_half_mirrored_and_nx)
 	cr_expect_eq(r.bad, 1);
 	cr_expect_eq(r.first_bad_va, 7ull << 39);
 }
+
+/* espfix: one page again every 64 KiB of a window (a periodic area); any other frame there fails. */
+#define ESPFIX_VA 0xffffff0000000000ull
+#define ESPFIX_PA 0x5000ull
+
+static struct pti_walk_result walk_espfix(uint64_t stray_off, uint64_t stray_pa)
+{
+	struct pti_area a = {ESPFIX_VA, ESPFIX_VA + (1ull << 32), ESPFIX_PA, 0, 0x10000};
+	struct pti_walk_result r = {0};
+	uint64_t *pgd;
+	unsigned i;
+
+	used = 0;
+	pgd = new_table();
+	for (i = 0; i < 8; i++)
+		map(pgd, ESPFIX_VA + i * 0x10000ull + (i & 4 ? 1ull << 30 : 0), ESPFIX_PA, 1);
+	if (stray_off)
+		map(pgd, ESPFIX_VA + stray_off, stray_pa, 1);
+	pti_walk_user_kernel_half(pgd, table_of, NULL, &a, 1, &r);
+	return r;
+}
+
+Test(pti_walk, periodic_alias_passes)
+{
+	struct pti_walk_result r = walk_espfix(0, 0);
+
+	cr_expect_eq(r.bad, 0, "bad leaf at %llx", (unsigned long long)r.first_bad_va);
+	cr_expect_eq(r.leaves, 8);
+}
+
+Test(pti_walk, periodic_alias_other_frame_fails)
+{
+	/* Inside the window, not at a 64 KiB step: it would have to map ESPFIX_PA + 0x1000. */
+	struct pti_walk_result r = walk_espfix(0x31000, ESPFIX_PA);
+
+	cr_expect_eq(r.bad, 1);
+	cr_expect_eq(r.first_bad_va, ESPFIX_VA + 0x31000);
+}

@@ -21,8 +21,13 @@
  * context had raised it right after the IRET: trap_dispatch() sees a user
  * #GP/#NP/#SS with the error code the IRET produced, which becomes
  * SIGSEGV or SIGBUS as any user fault of that vector does.
+ * The sixth IRET to user mode, espfix_iret's (espfix.h), never gets
+ * there: its stack is read-only, so its fault becomes a #DF, which
+ * trap_dispatch() hands to espfix_df_fixup() below.
  */
 #include "arch/x86_64/cpu_fault.h"
+#include "arch/x86_64/entry/entry.h"
+#include "arch/x86_64/espfix.h"
 #include "arch/x86_64/traps.h"
 #include "lib/panic.h"
 #include "lib/string.h"
@@ -52,4 +57,34 @@ struct trap_frame *bad_iret_frame(const struct trap_frame *kf)
 		      trap_mnemonic((unsigned)kf->vector), kf->error);
 	*uf = tmp;
 	return uf;
+}
+
+/*
+ * The espfix IRET (entry/espfix.S) runs on a read-only alias (espfix.h), so
+ * its fault arrives as a #DF at that IRET with RSP at the alias of the
+ * frame; every register is the user's, and so are GS and, under PTI, CR3
+ * (the paranoid entry switched them and restores them).  The frame is read
+ * back through espfix_page, which is always mapped, and written at the top
+ * of the task stack with error 0 (the fault's own vector and error code are
+ * lost, as on Linux); the #DF then returns to the #GP stub with RSP at that
+ * frame's error slot, the state of a #GP taken in user mode, so the stub
+ * takes the user path and the fault becomes the user's SIGSEGV.
+ */
+bool espfix_df_fixup(struct trap_frame *tf)
+{
+	struct trap_frame *uf, tmp;
+
+	if (tf->rip != (uint64_t)espfix_iret_insn || (tf->cs & 3) ||
+	    tf->rsp - ESPFIX_BASE >= ESPFIX_WINDOW ||
+	    (tf->rsp & (ESPFIX_ALIAS_STRIDE - 1)) != ESPFIX_FRAME_OFF)
+		return false;
+	memcpy(&tmp.rip, (const char *)espfix_page + ESPFIX_FRAME_OFF, ESPFIX_FRAME_SIZE);
+	if (!trap_from_user(&tmp))
+		return false;
+	uf = task_user_frame(current);
+	memcpy(&uf->rip, &tmp.rip, ESPFIX_FRAME_SIZE);
+	uf->error = 0;
+	tf->rip = trap_stubs[13];
+	tf->rsp = (uint64_t)&uf->error;
+	return true;
 }

@@ -13,7 +13,7 @@
  * reads as 0xffffffea in the register; callers compare the int).
  * Descriptors are encoded as Linux's fill_ldt(): DPL 3, the accessed bit
  * set, L never set (lm is ignored), 16-bit segments allowed
- * (CONFIG_X86_16BIT; there is no espfix: README.md).
+ * (CONFIG_X86_16BIT; the IRET to a 16-bit SS goes through espfix, espfix.h).
  *
  * The table grows to the highest entry written; the LDT limit covers
  * exactly that many entries, so selectors beyond it are invalid.  Writing
@@ -24,6 +24,7 @@
  * fits faults at the IRET to user mode and becomes a signal (bad_iret.c).
  */
 #include "arch/x86_64/desc.h"
+#include "arch/x86_64/espfix.h"
 #include "arch/x86_64/ldt.h"
 #include "arch/x86_64/segment.h"
 #include "arch/x86_64/segregs.h"
@@ -256,6 +257,7 @@ static long ldt_write(uint64_t uptr, uint64_t bytecount, bool oldmode)
 		return err;
 	mm->ldt->entries[u.entry_number] = d;
 	ldt_load(mm);
+	espfix_track(current);
 	refresh_data_segments();
 	return 0;
 }

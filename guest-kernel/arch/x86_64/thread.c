@@ -10,6 +10,7 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/entry/exit_sysret.h"
+#include "arch/x86_64/espfix.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/ioport.h"
 #include "arch/x86_64/ldt.h"
@@ -74,6 +75,7 @@ void arch_load_user_state(struct task *t)
 
 	/* First the tables the selectors below may name. */
 	ldt_load(t->mm);
+	espfix_track(t);
 	tss_io_load(t);
 	t->arch.ds = seg_load_ds(t->arch.ds);
 	t->arch.es = seg_load_es(t->arch.es);
@@ -91,6 +93,7 @@ void arch_exec_reset(struct task *t)
 	t->arch.fsbase = t->arch.gsbase = 0;
 	t->arch.fsindex = t->arch.gsindex = t->arch.ds = t->arch.es = 0;
 	ldt_load(t->mm);
+	espfix_track(t);
 	seg_load_ds(0);
 	seg_load_es(0);
 	seg_load_fs(0);

@@ -8,6 +8,7 @@
  * kernel exceptions are fatal unless a _safe accessor or a uaccess copy
  * faulted (exception table).
  */
+#include "arch/x86_64/espfix.h"
 #include "arch/x86_64/ioport.h"
 #include "arch/x86_64/irq.h"
 #include "arch/x86_64/traps.h"
@@ -46,6 +47,9 @@ void trap_dispatch(struct trap_frame *tf)
 	if (v == 13 && trap_from_user(tf) && ioport_fixup_cli_sti(tf))
 		return;
 	if (trap_from_user(tf) && user_trap_kill(tf))
+		return;
+	/* A #DF of the espfix IRET is the user's #GP (bad_iret.c). */
+	if (v == 8 && espfix_df_fixup(tf))
 		return;
 	if (!trap_from_user(tf) && extable_fixup(tf))
 		return;

@@ -33,6 +33,11 @@
  *   EF_SYSRET            exits after exceptions and interrupts try SYSRET
  *                        through the vDSO trampoline (exit_sysret.S);
  *   EF_IRET_TRAMPOLINE   IRET from the entry stack (return_to_user_iret).
+ * A frame with an LDT SS (a 16-bit stack segment may be one) IRETs from
+ * the espfix stack instead, in every variant (espfix.S, ../espfix.h): only
+ * a task with TASK_WORK_ESPFIX can have one, so the test of the frame's SS
+ * sits on the slow exits only, after exit_to_user_work() and in
+ * return_to_user_iret; the fast exits never see such a frame.
  */
 #include "arch/x86_64/entry/calling.h"
 #include "arch/x86_64/entry/frame_page.h"
@@ -149,7 +154,9 @@ exit_fast:
  *      current->work is not 0 (one test); then with no variant (one
  *      combined test) IRET right here, else exit_sysret (exit_sysret.S):
  *      SYSRET when EF_SYSRET is on and the frame qualifies, else
- *      return_to_user_iret.  Every register is scratch: all are in the frame.
+ *      return_to_user_iret.  After the work, a frame with an LDT SS goes
+ *      to espfix_iret (espfix.S) instead.  Every register is scratch: all
+ *      are in the frame.
  */
 	.globl exit_to_user
 exit_to_user:
@@ -170,6 +177,8 @@ exit_to_user:
 .Lexit_work:
 	movq	%rsp, %rdi
 	call	exit_to_user_work
+	testb	$SEL_TI_LDT, TF_SS(%rsp)
+	jnz	espfix_iret
 	jmp	.Lexit_ready
 
 	USER_FAST_ENTRY page_fault_entry_pti, 14, page_fault, pti=1, errcode=1, tail=0
@@ -230,7 +239,10 @@ exit_to_user_pti:
 .Lexit_work_pti:
 	leaq	FRAME_PAGE_GAP(%rsp), %rdi
 	call	exit_to_user_work
-	jmp	.Lexit_ready_pti
+	testb	$SEL_TI_LDT, (FRAME_PAGE_GAP + TF_SS)(%rsp)
+	jz	.Lexit_ready_pti
+	BACK_TO_FRAME
+	jmp	espfix_iret
 
 /*
  * User RIPs and the two ways back.
@@ -259,12 +271,15 @@ exit_to_user_pti:
  *     fault at the IRET itself, in ring 0 but with the user's registers, GS
  *     and, after a PTI switch, CR3: trap_kernel below recognises the five
  *     IRET instructions and bad_iret.c turns the fault into the user's
- *     (SIGSEGV, SIGBUS).
+ *     (SIGSEGV, SIGBUS); the sixth, espfix_iret's, runs on a read-only
+ *     stack, so its fault is a #DF, which bad_iret.c turns into a user
+ *     #GP(0) (espfix_df_fixup()).
  *
  * return_to_user_iret: IRET to user mode, never SYSRET.
  * In:  RSP -> struct trap_frame of a user context at the task stack top;
  *      current->work done; kernel GS and CR3; IF = 0.
  * Out: every register from the frame, user GS; with EF_PTI the user CR3.
+ *   an LDT SS (SS & SEL_TI_LDT), in any variant: espfix_iret (espfix.S);
  *   neither PTI nor trampoline: exit_to_user's IRET, from the task stack;
  *   EF_PTI alone: exit_to_user_pti's IRET, from the frame page;
  *   EF_IRET_TRAMPOLINE: the IRET frame and the user RDI are copied to the
@@ -273,6 +288,8 @@ exit_to_user_pti:
  */
 	.globl return_to_user_iret
 return_to_user_iret:
+	testb	$SEL_TI_LDT, TF_SS(%rsp)
+	jnz	espfix_iret
 	testb	$(EF_PTI | EF_IRET_TRAMPOLINE), %gs:PERCPU_ENTRY_FLAGS
 	jz	.Liret_plain
 	testb	$EF_IRET_TRAMPOLINE, %gs:PERCPU_ENTRY_FLAGS

@@ -29,6 +29,9 @@ extern char entry_SYSCALL_64[], entry_SYSCALL_64_pti[];
 extern const char entry_INT80_compat[];
 extern char entry_SYSCALL_compat[], entry_SYSENTER_compat[];
 
+/* espfix.S: the IRET of the espfix exit, for the #DF that IRET may raise (bad_iret.c). */
+extern const char espfix_iret_insn[];
+
 /* Enters user mode with the registers of tf (on the kernel stack top); never returns. */
 __noreturn void enter_user(struct trap_frame *tf);
 
