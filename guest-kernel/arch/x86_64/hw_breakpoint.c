@@ -31,8 +31,12 @@
  */
 #include "arch/x86_64/entry/exit_sysret.h"
 #include "arch/x86_64/entry/trapframe.h"
+#include "arch/x86_64/cpu.h"
+#include "arch/x86_64/desc.h"
 #include "arch/x86_64/hw_breakpoint.h"
+#include "arch/x86_64/msr.h"
 #include "arch/x86_64/x86.h"
+#include "lib/kprintf.h"
 #include "lib/string.h"
 #include "proc/process.h"
 #include "sys/errno.h"
@@ -47,6 +51,8 @@
 #define RW_IO 2
 
 static uint64_t cpu_dr7; /* what DR7 holds now (one CPU) */
+/* Kernel-mode hits of user breakpoints, and those on an entry's first instruction (MOV SS). */
+static uint64_t kernel_hits, entry_hits;
 
 #define DR_WRITE(n, v) __asm__ __volatile__("mov %0, %%db" #n : : "r"((uint64_t)(v)))
 
@@ -204,8 +210,12 @@ uint64_t hwbp_debug(struct trap_frame *tf, uint64_t dr6)
 			if (!(dr6 & bit) || !(s->enabled & bit) || (exec && (dr6 & DR_STEP)))
 				continue;
 			dr6 &= ~bit;
-			if (!user)
-				continue; /* the breakpoint excludes the kernel: not counted */
+			if (!user) {
+				/* The breakpoint excludes the kernel: no signal, only statistics. */
+				kernel_hits++;
+				entry_hits += tf->rip == rdmsr(MSR_LSTAR) || idt_gate_target(tf->rip);
+				continue;
+			}
 			s->virtual_dr6 |= bit;
 			if (exec)
 				tf->rflags |= RFLAGS_RF;
@@ -218,4 +228,11 @@ uint64_t hwbp_debug(struct trap_frame *tf, uint64_t dr6)
 		return ~0ull;
 	dr6 |= s->virtual_dr6;
 	return (dr6 & (DR_STEP | DR_TRAP_BITS)) || icebp ? dr6 : ~0ull;
+}
+
+void hwbp_print_stats(void)
+{
+	if (kernel_hits)
+		kprintf("hwbp: %lu #DB in kernel mode from user breakpoints, %lu on an entry's first "
+			"instruction\n", kernel_hits, entry_hits);
 }

@@ -53,5 +53,12 @@ void hwbp_switch(const struct task *next);
  * entry's first instruction): consumed, no signal, returns ~0.
  */
 uint64_t hwbp_debug(struct trap_frame *tf, uint64_t dr6);
+/*
+ * The console line of the run report (report.c), when there was any: the
+ * #DBs of user breakpoints taken in kernel mode, and how many of them came
+ * on the first instruction of an entry (the IDT's gates, LSTAR): the MOV SS
+ * case, where the CPU holds the #DB over the SYSCALL or INT.
+ */
+void hwbp_print_stats(void);
 
 #endif
