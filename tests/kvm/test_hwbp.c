@@ -55,6 +55,8 @@ ParameterizedTest(struct hwbp_run *r, hwbp, matrix, .timeout = 300)
 	char out[96], line[256];
 	unsigned passed = 0, failed = 1, skipped = 0, shadow = 0;
 	const char *sum;
+	const char *cons;
+	unsigned long kernel = 0;
 	const char *argv[] = {EL_ENTRYLAB, "run", "--append", r->append, "-o", NULL,
 			      "--timeout", "150", "--exec", HWBPCHECK, NULL};
 	struct el_proc p;
@@ -91,6 +93,11 @@ ParameterizedTest(struct hwbp_run *r, hwbp, matrix, .timeout = 300)
 	if (shadow)
 		cr_log_info("[%s] %u MOV SS checks skipped: the vCPU does not hold the #DB in the "
 			    "MOV SS shadow (the Bochs tier covers them)", r->append, shadow);
+	/* The read() copy's hits took the kernel path (hw_breakpoint.c's count in the console). */
+	cons = jstr(rec, "console");
+	cons = cons ? strstr(cons, "hwbp: ") : NULL;
+	cr_expect(cons && sscanf(cons, "hwbp: %lu #DB in kernel mode", &kernel) == 1 && kernel > 0,
+		  "[%s] no kernel-mode #DB counted: %.100s", r->append, cons ? cons : "(no hwbp: line)");
 	cr_expect(jget(rec, "guest.unknown_syscalls") &&
 			  json_object_get_int64(jget(rec, "guest.unknown_syscalls")) == 0,
 		  "[%s] guest.unknown_syscalls %s", r->append, jstr(rec, "guest.unknown_syscalls"));
