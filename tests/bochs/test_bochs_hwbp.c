@@ -21,7 +21,7 @@
 #include "harness.h"
 
 #define HWBPCHECK EL_BINARY_DIR "/guest/hwbpcheck"
-#define HWBP_WANT "hwbpcheck: 29 passed, 0 failed, 0 skipped"
+#define HWBP_WANT "hwbpcheck: 31 passed, 0 failed, 0 skipped"
 
 struct hwbp_variant {
 	char append[64];

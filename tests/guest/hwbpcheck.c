@@ -12,6 +12,7 @@
  *           SIGTRAP and DR6 untouched (ptrace breakpoints count user-mode
  *           hits only); a user write afterwards still traps;
  *   fork    a child of the tracee does not inherit its breakpoints;
+ *   execve  exec drops them: DR0, DR7 and DR6 read as at rest;
  *   movss   a watchpoint on the selector MOV SS loads, then SYSCALL, INT3,
  *           INT $0x80, INT $0x41: the #DB lands on the kernel entry's first
  *           instruction (CVE-2018-8897) and the user sees only what the
@@ -384,6 +385,39 @@ static void group_fork(void)
 	expect_exit0("fork: child ends", pid, st);
 }
 
+static int child_execve(void)
+{
+	execl("/proc/self/exe", "hwbpcheck", "--exit0", (char *)NULL);
+	return 9;
+}
+
+static void group_execve(void)
+{
+	pid_t pid = traced_child("execve: child", child_execve);
+	int st;
+
+	if (pid < 0)
+		return;
+	if (poke_dr(pid, 0, (unsigned long)&hw_word) || poke_dr(pid, 7, DR7_W8) ||
+	    poke_dr(pid, 6, DR6_IDLE | 1)) {
+		el_fail("execve: arm", "POKEUSER: %s", strerror(errno));
+		abandon(pid);
+		return;
+	}
+	/* A tracee without PTRACE_O_TRACEEXEC stops with SIGTRAP after the exec. */
+	st = cont(pid, 0);
+	if (!el_expect("execve: breakpoints gone after exec (DR0, DR6, DR7)",
+		       WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP && peek(pid, DR_OFF(0)) == 0 &&
+			       peek(pid, DR_OFF(6)) == DR6_IDLE && peek(pid, DR_OFF(7)) == 0,
+		       "wait status %#x, DR0 %#lx DR6 %#lx DR7 %#lx", st, peek(pid, DR_OFF(0)),
+		       peek(pid, DR_OFF(6)), peek(pid, DR_OFF(7)))) {
+		abandon_stopped(pid, st);
+		return;
+	}
+	st = cont(pid, 0);
+	expect_exit0("execve: child ends", pid, st);
+}
+
 /* What the MOV SS child saw, in memory shared with the parent. */
 struct movss_log {
 	int traps, segvs, trap_code, segv_code, first_code;
@@ -553,11 +587,14 @@ static const struct {
 	void (*run)(void);
 } groups[] = {
 	{"regs", group_regs},     {"watch", group_watch}, {"exec", group_exec},
-	{"kernel", group_kernel}, {"fork", group_fork},   {"movss", group_movss},
+	{"kernel", group_kernel}, {"fork", group_fork},   {"execve", group_execve},
+	{"movss", group_movss},
 };
 
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--exit0"))
+		return 0; /* the image group execve runs */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
 		bool want = argc < 2;

@@ -2,10 +2,11 @@
  * Issue 26, hardware breakpoints: tests/guest/hwbpcheck (ptrace's DR0-DR7
  * with Linux's checks, a write watchpoint, an execute breakpoint, a
  * watchpoint the kernel's copy hits, a child of the tracee without them,
- * and MOV SS from a watched selector before SYSCALL, INT3, INT $0x80 and
- * INT $0x41) in each of the 8 entry variants: pti off/on x entry.ret
- * iret/sysret x entry.irq_return direct/trampoline.  The program passes on
- * a Linux host (where the host's CPU raises the #DBs: see its SKIPs).
+ * exec dropping them, and MOV SS from a watched selector before SYSCALL,
+ * INT3, INT $0x80 and INT $0x41) in each of the 8 entry variants: pti
+ * off/on x entry.ret iret/sysret x entry.irq_return direct/trampoline.  The
+ * program passes on a Linux host (its trap checks skip, with the reason,
+ * where the host's CPU raises no #DB for guest breakpoints, as on this one).
  * Here every check must pass and the run must be the configuration asked
  * for; the only SKIPs allowed are the MOV SS ones that say the vCPU
  * delivered the #DB right after the MOV SS instead of holding it in the
@@ -23,7 +24,7 @@
 #include "harness.h"
 
 #define HWBPCHECK EL_BINARY_DIR "/guest/hwbpcheck"
-#define HWBP_CHECKS 29 /* hwbpcheck's PASS and SKIP lines together */
+#define HWBP_CHECKS 31 /* hwbpcheck's PASS and SKIP lines together */
 
 TestSuite(hwbp, .timeout = 900);
 
