@@ -4,6 +4,7 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpufeature.h"
+#include "arch/x86_64/hw_breakpoint.h"
 #include "arch/x86_64/io.h"
 #include "arch/x86_64/msr.h"
 #include "config.h"
@@ -155,6 +156,7 @@ void report_send_run(const struct el_region *region, enum el_region_scope scope,
 
 	print_region(region, scope);
 	tlb_print_stats();
+	hwbp_print_stats();
 
 	run_report = boot_report;
 	run_report.kind = EL_REPORT_RUN;

@@ -276,7 +276,8 @@ static long peek_user(struct task *t, uint64_t off, uint64_t data)
 	if (off < USER_REGS_SIZE)
 		v = ptrace_getreg(task_user_frame(t), &t->arch, (unsigned)(off / 8),
 				  t->ptrace_forced_tf);
-	/* u_debugreg: no hardware breakpoints here, DR0-DR7 read 0. */
+	else if (off >= USER_DEBUGREG_OFFSET) /* u_debugreg (hw_breakpoint.c); the rest reads 0 */
+		v = hwbp_get(t, (unsigned)((off - USER_DEBUGREG_OFFSET) / 8));
 	return copy_to_user(data, &v, sizeof(v));
 }
 
@@ -289,8 +290,10 @@ static long poke_user(struct task *t, uint64_t off, uint64_t data)
 		return ptrace_putreg(task_user_frame(t), &t->arch, (unsigned)(off / 8), data,
 				     &t->ptrace_forced_tf);
 	}
-	/* Debug registers: only zeroes are accepted (nothing is armed). */
-	return off >= USER_DEBUGREG_OFFSET && data == 0 ? 0 : -EIO;
+	/* u_debugreg: DR0-DR7 (hw_breakpoint.c, Linux's checks); nothing else of struct user. */
+	return off >= USER_DEBUGREG_OFFSET
+		       ? hwbp_set(t, (unsigned)((off - USER_DEBUGREG_OFFSET) / 8), data)
+		       : -EIO;
 }
 
 static long get_regs(struct task *t, uint64_t udst, uint64_t len)

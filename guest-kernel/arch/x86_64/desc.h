@@ -73,6 +73,8 @@ void idt_init(void);
 void idt_set_pti(bool pti);
 /* Installs the gate of an interrupt vector (>= 32) after idt_init() (arch/x86_64/irq.c). */
 void idt_set_interrupt_gate(unsigned vector, uint64_t stub);
+/* Whether rip is where a present gate of the IDT enters (hw_breakpoint.c's statistics). */
+bool idt_gate_target(uint64_t rip);
 /* Loads an IDT with limit 0: any exception then escalates to a triple fault. */
 void idt_load_empty(void);
 

@@ -94,6 +94,16 @@ void idt_set_pti(bool pti)
 		     GATE_INTERRUPT);
 }
 
+bool idt_gate_target(uint64_t rip)
+{
+	for (unsigned v = 0; v < ARRAY_SIZE(idt); v++)
+		if ((idt[v].type_attr & 0x80) &&
+		    (idt[v].offset_low | (uint64_t)idt[v].offset_mid << 16 |
+		     (uint64_t)idt[v].offset_high << 32) == rip)
+			return true;
+	return false;
+}
+
 /* Interrupt gates are DPL 0: user code cannot fake an interrupt with INT n (#GP). */
 void idt_set_interrupt_gate(unsigned vector, uint64_t stub)
 {

@@ -12,6 +12,7 @@
 #include "arch/x86_64/entry/exit_sysret.h"
 #include "arch/x86_64/espfix.h"
 #include "arch/x86_64/fpu.h"
+#include "arch/x86_64/hw_breakpoint.h"
 #include "arch/x86_64/ioport.h"
 #include "arch/x86_64/ldt.h"
 #include "arch/x86_64/msr.h"
@@ -38,6 +39,7 @@ int arch_task_init(struct task *child, const struct task *parent)
 		arch_save_user_state(current);
 	child->arch = parent->arch;
 	child->arch.iopl_warned = false;
+	hwbp_fork(child);
 	child->arch.fpu = fpu_state_alloc();
 	if (!child->arch.fpu) {
 		child->arch.io_bitmap = 0;
@@ -103,6 +105,7 @@ void arch_exec_reset(struct task *t)
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
 	tss_io_load(t);
 	fpu_init_state();
+	hwbp_exec(t);
 	/* The new address space's vDSO for the SYSRET exit. */
 	exit_sysret_set_mm(t->mm);
 }
@@ -115,5 +118,6 @@ void arch_task_switch(struct task *prev, struct task *next)
 	if (prev->arch.fpu)
 		arch_save_user_state(prev);
 	arch_load_user_state(next);
+	hwbp_switch(next);
 	exit_sysret_set_mm(next->mm);
 }

@@ -1,9 +1,10 @@
 /*
  * Per-thread CPU state the kernel keeps for user mode across switches: the
  * data segment selectors, the FS and GS bases, the FPU/SSE/AVX image, the
- * I/O permission state.  The general registers, CS and SS live in the trap
- * frame on the task's kernel stack; the callee-saved kernel registers on
- * it too, pushed by switch_stacks.
+ * I/O permission state, the hardware breakpoints (hw_breakpoint.c: in the
+ * CPU only while a task that has some runs).  The general registers, CS
+ * and SS live in the trap frame on the task's kernel stack; the
+ * callee-saved kernel registers on it too, pushed by switch_stacks.
  *
  * While a thread runs, the CPU holds its state and these fields may be
  * stale; while it does not (switched out: stopped, blocked, runnable),
@@ -30,6 +31,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hw_breakpoint.h"
+
 struct task;
 struct io_bitmap;
 
@@ -42,6 +45,7 @@ struct thread_arch {
 	struct io_bitmap *io_bitmap; /* ioperm(2) (ioport.c), NULL while no port is allowed */
 	uint32_t iopl;      /* iopl(2) level, emulated: 3 = every port; RFLAGS.IOPL stays 0 */
 	bool iopl_warned;   /* the CLI/STI-under-iopl(3) line was printed */
+	struct hwbp_state hwbp; /* DR0-DR3, DR6, DR7 (hw_breakpoint.c) */
 };
 
 /*

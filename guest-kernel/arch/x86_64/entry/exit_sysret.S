@@ -18,6 +18,15 @@
  *              injection does the same; QEMU TCG does not), so requiring it
  *              clear would rule out page faults on hardware.  RF only
  *              suppresses an instruction breakpoint on the resumed
+ *              instruction: it is dropped unless the running task has an
+ *              execute breakpoint armed (ptrace, hw_breakpoint.c), which
+ *              adds RF to the tested bits (exit_sysret_flags_mask), so its
+ *              frames with RF take the IRET;
+| 2).  CPUs
+ *              push RF=1 for every fault-class exception (KVM's event
+ *              injection does the same; QEMU TCG does not), so requiring it
+ *              clear would rule out page faults on hardware.  RF only
+ *              suppresses an instruction breakpoint on the resumed
  *              instruction, and this kernel never arms one (DR7 is never
  *              written: ptrace accepts only zeroes for it): it is dropped
  *              without a trace;
@@ -119,7 +128,7 @@
 	jne	.Lxs_segments\@
 	movq	(TF_RFLAGS + \off)(%rsp), %r11
 	movl	%r11d, %eax
-	andl	$(RFLAGS_TF | RFLAGS_IF), %eax
+	andl	exit_sysret_flags_mask(%rip), %eax
 	cmpl	$RFLAGS_IF, %eax
 	jne	.Lxs_flags\@
 	movq	(TF_RIP + \off)(%rsp), %r9
@@ -228,6 +237,16 @@ exit_sysret_patches:
 	.section .rodata.exit_sysret_patches, "a"
 	.globl exit_sysret_patches_end
 exit_sysret_patches_end:
+
+/*
+ * The RFLAGS bits that must read IF alone for SYSRET: TF and IF, and RF too
+ * while the running task has an execute breakpoint armed (hw_breakpoint.c).
+ */
+	.data
+	.balign 4
+	.globl exit_sysret_flags_mask
+exit_sysret_flags_mask:
+	.long	RFLAGS_TF | RFLAGS_IF
 
 /* The two limits as memory operands: TASK_SIZE_MAX does not fit an immediate. */
 	.section .rodata

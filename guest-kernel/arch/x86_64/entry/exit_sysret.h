@@ -30,6 +30,8 @@ struct mm;
 extern uint64_t exit_sysret_count[XS_COUNT];
 /* The trampoline's offset in the vDSO image, 0: none (exit_sysret.S adds it to vdso_base). */
 extern uint64_t exit_sysret_tramp_offset;
+/* RFLAGS bits a SYSRET-able frame has IF alone among: TF|IF, +RF (hw_breakpoint.c). */
+extern uint32_t exit_sysret_flags_mask;
 
 /*
  * After vdso_init(), with CR4 final: finds the trampoline in the mapped vDSO
