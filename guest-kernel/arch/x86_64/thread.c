@@ -14,6 +14,7 @@
 #include "arch/x86_64/ioport.h"
 #include "arch/x86_64/ldt.h"
 #include "arch/x86_64/msr.h"
+#include "arch/x86_64/segment.h"
 #include "arch/x86_64/segregs.h"
 #include "arch/x86_64/thread.h"
 #include "arch/x86_64/x86.h"
@@ -93,6 +94,9 @@ void arch_exec_reset(struct task *t)
 	ldt_load(t->mm);
 	seg_load_ds(0);
 	seg_load_es(0);
+	/* Compatibility mode addresses through DS and ES: an i386 program gets USER_DS in both. */
+	if (t->mm->ia32)
+		t->arch.ds = t->arch.es = seg_load_es(seg_load_ds(USER_DS));
 	seg_load_fs(0);
 	seg_load_user_gs(0);
 	/* A null selector load keeps the old base on some CPUs (AMD): write them. */

@@ -54,7 +54,8 @@ int arch_task_init(struct task *child, const struct task *parent);
 void arch_task_release(struct task *t);
 /*
  * exec (t is current, t->mm already the new address space): null DS, ES,
- * FS, GS with zero bases, the FPU's initial state, the new (empty) LDT.
+ * FS, GS with zero bases (DS = ES = USER_DS for an i386 program, mm->ia32),
+ * the FPU's initial state, the new (empty) LDT.
  * I/O permissions (ioperm, iopl) survive, as on Linux.
  */
 void arch_exec_reset(struct task *t);
