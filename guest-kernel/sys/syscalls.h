@@ -228,6 +228,9 @@ SYSCALL(prctl);
 /* arch/x86_64/: sys_arch.c, ldt.c, ioport.c */
 SYSCALL(arch_prctl);
 SYSCALL(modify_ldt);
+/* arch/x86_64/tls.c: i386 numbers only (the compat table) */
+SYSCALL(set_thread_area);
+SYSCALL(get_thread_area);
 SYSCALL(iopl);
 SYSCALL(ioperm);
 

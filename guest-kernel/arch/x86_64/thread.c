@@ -9,6 +9,7 @@
  * put aside: MSR_KERNEL_GS_BASE.
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/desc.h"
 #include "arch/x86_64/entry/exit_sysret.h"
 #include "arch/x86_64/fpu.h"
 #include "arch/x86_64/ioport.h"
@@ -75,6 +76,7 @@ void arch_load_user_state(struct task *t)
 
 	/* First the tables the selectors below may name. */
 	ldt_load(t->mm);
+	gdt_set_tls(t->arch.tls);
 	tss_io_load(t);
 	t->arch.ds = seg_load_ds(t->arch.ds);
 	t->arch.es = seg_load_es(t->arch.es);
@@ -90,6 +92,8 @@ void arch_load_user_state(struct task *t)
 void arch_exec_reset(struct task *t)
 {
 	t->arch.fsbase = t->arch.gsbase = 0;
+	memset(t->arch.tls, 0, sizeof(t->arch.tls));
+	gdt_set_tls(t->arch.tls);
 	t->arch.fsindex = t->arch.gsindex = t->arch.ds = t->arch.es = 0;
 	ldt_load(t->mm);
 	seg_load_ds(0);
