@@ -61,6 +61,7 @@
 #define PTRACE_GET_SYSCALL_INFO 0x420e
 
 #define AUDIT_ARCH_X86_64 0xc000003eu
+#define AUDIT_ARCH_I386 0x40000003u /* a compat syscall (TF_VECTOR_SYSCALL32) */
 
 #define NT_PRSTATUS 1
 #define NT_PRFPREG 2
@@ -411,13 +412,19 @@ struct syscall_info {
 static long get_syscall_info(struct task *t, uint64_t len, uint64_t udst)
 {
 	const struct trap_frame *tf = task_user_frame(t);
-	struct syscall_info si = {.op = t->ptrace_syscall_op, .arch = AUDIT_ARCH_X86_64,
+	bool compat = tf->vector == TF_VECTOR_SYSCALL32;
+	struct syscall_info si = {.op = t->ptrace_syscall_op,
+				  .arch = compat ? AUDIT_ARCH_I386 : AUDIT_ARCH_X86_64,
 				  .instruction_pointer = tf->rip, .stack_pointer = tf->rsp};
 	uint64_t size = offsetof(struct syscall_info, entry);
 
 	if (si.op == PTRACE_SYSCALL_INFO_ENTRY) {
 		uint64_t a[6] = {tf->rdi, tf->rsi, tf->rdx, tf->r10, tf->r8, tf->r9};
+		uint64_t a32[6] = {(uint32_t)tf->rbx, (uint32_t)tf->rcx, (uint32_t)tf->rdx,
+				   (uint32_t)tf->rsi, (uint32_t)tf->rdi, (uint32_t)tf->rbp};
 
+		if (compat) /* the i386 argument registers */
+			memcpy(a, a32, sizeof(a));
 		si.entry.nr = tf->error; /* orig_rax */
 		memcpy(si.entry.args, a, sizeof(a));
 		size = offsetof(struct syscall_info, entry.args) + sizeof(a);

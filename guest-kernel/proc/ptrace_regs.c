@@ -18,7 +18,7 @@ uint64_t ptrace_getreg(const struct trap_frame *tf, const struct thread_arch *a,
 {
 	switch (idx) {
 	case UREG_ORIG_RAX:
-		return tf->vector == TF_VECTOR_SYSCALL ? tf->error : ~0ull;
+		return tf_syscall_vector(tf) ? tf->error : ~0ull;
 	case UREG_RIP:
 		return tf->rip;
 	case UREG_CS:

@@ -30,6 +30,7 @@
 #include "arch/x86_64/segment.h"
 #include "arch/x86_64/x86.h"
 #include "entrylab/syscall_nr.h"
+#include "entrylab/syscall_nr32.h"
 #include "lib/kprintf.h"
 #include "lib/string.h"
 #include "mm/frame.h"
@@ -583,7 +584,7 @@ static void force_sigsegv(struct task *t, int sig)
 
 static bool from_syscall(const struct trap_frame *tf)
 {
-	return tf->vector == TF_VECTOR_SYSCALL && tf->error != (uint64_t)-1;
+	return tf_syscall_vector(tf) && tf->error != (uint64_t)-1;
 }
 
 /* Back to the SYSCALL instruction with the number as it was called (2 bytes: 0f 05). */
@@ -654,7 +655,9 @@ static void restart_no_handler(struct trap_frame *tf)
 		restart_syscall(tf, tf->error);
 		break;
 	case -ERESTART_RESTARTBLOCK:
-		restart_syscall(tf, EL_NR_restart_syscall);
+		/* int $0x80 and the fast compat entries: restart_syscall is i386 number 0. */
+		restart_syscall(tf, tf->vector == TF_VECTOR_SYSCALL32 ? EL_NR32_restart_syscall
+								 : EL_NR_restart_syscall);
 		break;
 	}
 }

@@ -1,9 +1,10 @@
 /*
  * The IDT: one interrupt gate per exception vector, pointing at the stubs of
  * entry.S (#PF at its own entry, without or with PTI: idt_set_pti()), plus
- * the interrupt vectors irq.c installs (entry_irq.S).  Other
- * vectors from 32 up stay not-present: using one raises #NP, which is
- * reported like any other exception.
+ * the interrupt vectors irq.c installs (entry_irq.S) and the int $0x80 gate
+ * (entry_compat.S: DPL 3, the i386 syscall ABI).  Other vectors from 32 up
+ * stay not-present: using one raises #NP, which is reported like any other
+ * exception.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/desc.h"
@@ -31,6 +32,7 @@ _Static_assert(sizeof(struct idt_gate) == 16, "idt_gate layout");
 #define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate (IF cleared) */
 #define GATE_DPL3 0x60
 #define X86_PF_VECTOR 14
+#define IA32_SYSCALL_VECTOR 0x80 /* int $0x80: the i386 syscall gate (entry_compat.S) */
 
 /* Page-aligned so that page-table isolation can map it (read-only) alone. */
 static struct idt_gate idt[256] __entry_bss __aligned(4096);
@@ -76,6 +78,9 @@ void idt_init(void)
 			ist_vectors |= 1u << gate_special[i].vector;
 	}
 	idt_set_gate(X86_PF_VECTOR, (uint64_t)page_fault_entry, 0, GATE_INTERRUPT);
+	/* DPL 3, an interrupt gate (IF = 0 on entry) as Linux's: any user CS may use it. */
+	idt_set_gate(IA32_SYSCALL_VECTOR, (uint64_t)entry_INT80_compat, 0,
+		     GATE_INTERRUPT | GATE_DPL3);
 	/* entry.S chose its paranoid entry by IST_VECTORS: the gates must agree. */
 	if (ist_vectors != IST_VECTORS)
 		panic("idt: IST gates 0x%x, but IST_VECTORS (segment.h) 0x%x", ist_vectors,

@@ -25,6 +25,9 @@ extern const char page_fault_entry[], page_fault_entry_pti[];
 /* entry_syscall.S: the LSTAR targets (without and with PTI) and the CSTAR one (syscall_init.c). */
 extern char entry_SYSCALL_64[], entry_SYSCALL_64_pti[], entry_SYSCALL_compat[];
 
+/* entry_compat.S: int $0x80 (idt.c: vector IA32_SYSCALL_VECTOR, DPL 3). */
+extern const char entry_INT80_compat[];
+
 /* Enters user mode with the registers of tf (on the kernel stack top); never returns. */
 __noreturn void enter_user(struct trap_frame *tf);
 

@@ -45,6 +45,13 @@
  * RCX and R11 hold the user RIP and RFLAGS, as the instruction left them.
  */
 #define TF_VECTOR_SYSCALL 0x100
+/*
+ * Frames of the compat entries (int $0x80 from any CS, compat SYSCALL,
+ * SYSENTER: entry_compat.S) carry this one instead, the i386 number in the
+ * error slot: the frame itself says which table the call used (Linux's
+ * in_ia32_syscall()).  tf_syscall_vector() tests for either.
+ */
+#define TF_VECTOR_SYSCALL32 0x101
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>
@@ -90,6 +97,12 @@ _Static_assert(TF_SIZE % 16 == 0, "trap_frame keeps RSP 16-byte aligned");
 static inline int trap_from_user(const struct trap_frame *tf)
 {
 	return (tf->cs & 3) != 0;
+}
+
+/* A frame built by a syscall entry, 64-bit or compat. */
+static inline int tf_syscall_vector(const struct trap_frame *tf)
+{
+	return (tf->vector | 1) == TF_VECTOR_SYSCALL32;
 }
 
 #endif
