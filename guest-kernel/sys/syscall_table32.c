@@ -285,6 +285,9 @@ syscall_fn *const compat_syscall_table[NR_COMPAT_SYSCALLS] = {
 	C32_AS(utimensat_time64, c32_utimensat)
 	C32_AS(futex_time64, futex)
 	C32_AS(faccessat2, c32_faccessat2)
+	/* i386 processes: TLS descriptors (arch/x86_64/tls.c) */
+	C32(set_thread_area)
+	C32(get_thread_area)
 };
 
 #pragma GCC diagnostic pop
