@@ -288,6 +288,10 @@ syscall_fn *const compat_syscall_table[NR_COMPAT_SYSCALLS] = {
 	/* i386 processes: TLS descriptors (arch/x86_64/tls.c) */
 	C32(set_thread_area)
 	C32(get_thread_area)
+	/* i386 processes: signal actions and 32-bit frames (proc/signal32.c) */
+	C32_AS(rt_sigaction, c32_rt_sigaction)
+	C32_AS(sigreturn, c32_sigreturn)
+	C32_AS(rt_sigreturn, c32_rt_sigreturn)
 };
 
 #pragma GCC diagnostic pop

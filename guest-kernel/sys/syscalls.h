@@ -231,6 +231,10 @@ SYSCALL(modify_ldt);
 /* arch/x86_64/tls.c: i386 numbers only (the compat table) */
 SYSCALL(set_thread_area);
 SYSCALL(get_thread_area);
+/* proc/signal32.c: i386 numbers only (the compat table) */
+SYSCALL(c32_rt_sigaction);
+SYSCALL(c32_sigreturn);
+SYSCALL(c32_rt_sigreturn);
 SYSCALL(iopl);
 SYSCALL(ioperm);
 
