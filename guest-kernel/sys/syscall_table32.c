@@ -292,6 +292,7 @@ syscall_fn *const compat_syscall_table[NR_COMPAT_SYSCALLS] = {
 	C32_AS(rt_sigaction, c32_rt_sigaction)
 	C32_AS(sigreturn, c32_sigreturn)
 	C32_AS(rt_sigreturn, c32_rt_sigreturn)
+	C32_AS(clone, c32_clone)
 };
 
 #pragma GCC diagnostic pop

@@ -235,6 +235,8 @@ SYSCALL(get_thread_area);
 SYSCALL(c32_rt_sigaction);
 SYSCALL(c32_sigreturn);
 SYSCALL(c32_rt_sigreturn);
+/* proc/fork.c: i386 clone (the compat table) */
+SYSCALL(c32_clone);
 SYSCALL(iopl);
 SYSCALL(ioperm);
 

@@ -130,6 +130,7 @@
 
 /* The compat process's own calls (i386 slice: arch/x86_64/tls.c, proc/signal32.c). */
 #define EL_NR32_sigreturn            119
+#define EL_NR32_clone                120
 #define EL_NR32_rt_sigreturn         173
 #define EL_NR32_rt_sigaction         174
 #define EL_NR32_set_thread_area      243
