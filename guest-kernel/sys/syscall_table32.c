@@ -293,6 +293,10 @@ syscall_fn *const compat_syscall_table[NR_COMPAT_SYSCALLS] = {
 	C32_AS(sigreturn, c32_sigreturn)
 	C32_AS(rt_sigreturn, c32_rt_sigreturn)
 	C32_AS(clone, c32_clone)
+	C32_AS(ugetrlimit, c32_ugetrlimit)
+	/* glibc asks, copes with ENOSYS: compat robust lists (32-bit pointers) and rseq are not here */
+	C32_AS(set_robust_list, enosys)
+	C32_AS(rseq, enosys)
 };
 
 #pragma GCC diagnostic pop

@@ -237,6 +237,8 @@ SYSCALL(c32_sigreturn);
 SYSCALL(c32_rt_sigreturn);
 /* proc/fork.c: i386 clone (the compat table) */
 SYSCALL(c32_clone);
+/* proc/sys_rlimit.c: i386 ugetrlimit (the compat table) */
+SYSCALL(c32_ugetrlimit);
 SYSCALL(iopl);
 SYSCALL(ioperm);
 

@@ -133,7 +133,10 @@
 #define EL_NR32_clone                120
 #define EL_NR32_rt_sigreturn         173
 #define EL_NR32_rt_sigaction         174
+#define EL_NR32_ugetrlimit           191
 #define EL_NR32_set_thread_area      243
 #define EL_NR32_get_thread_area      244
+#define EL_NR32_set_robust_list      311
+#define EL_NR32_rseq                 386
 
 #endif
