@@ -201,6 +201,8 @@ static void vdso_follow_unmap(struct mm *mm, uint64_t start, uint64_t end)
 {
 	if (mm->vdso_base >= start && mm->vdso_base < end)
 		mm->vdso_base = 0;
+	if (mm->vdso32_base >= start && mm->vdso32_base < end)
+		mm->vdso32_base = 0;
 }
 
 int mm_unmap(struct mm *mm, uint64_t start, uint64_t end)

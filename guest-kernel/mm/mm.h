@@ -48,6 +48,7 @@ struct mm {
 	uint64_t *pgd;
 	uint64_t ctx_id;      /* unique, never reused: names the space to the PCID slots */
 	uint64_t vdso_base;   /* [vdso] address, 0 without (the SYSRET trampoline is there) */
+	uint64_t vdso32_base; /* [vdso32] address, 0 without (vdso/vdso32.h: the compat landing pad) */
 	struct vma_set vmas;
 	uint64_t start_brk, brk;
 	uint64_t start_stack; /* where argv/envp pointers begin: names [stack] */

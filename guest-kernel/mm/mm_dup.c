@@ -106,6 +106,7 @@ struct mm *mm_dup(const struct mm *src_const)
 	dst->mmap_base = src->mmap_base;
 	dst->ia32 = src->ia32;
 	dst->vdso_base = src->vdso_base;
+	dst->vdso32_base = src->vdso32_base;
 	dst->exe_file = src->exe_file;
 	dst->arg_start = src->arg_start;
 	dst->arg_end = src->arg_end;

@@ -10,11 +10,15 @@
  * wrappers sign-extend the `int` ones), the result sign-extended into RAX.
  */
 #include "arch/x86_64/segment.h"
+#include "arch/x86_64/x86.h"
+#include "mm/mm.h"
 #include "proc/process.h"
 #include "proc/ptrace.h"
 #include "proc/sched.h"
 #include "sys/errno.h"
 #include "sys/syscall32.h"
+#include "sys/uaccess.h"
+#include "vdso/vdso32.h"
 
 _Static_assert(sizeof(compat_syscall_table[0]) == 8, "compat table of function pointers");
 
@@ -46,4 +50,29 @@ out:
 void do_int80_syscall(struct trap_frame *tf)
 {
 	compat_syscall(tf);
+}
+
+/*
+ * Linux's do_fast_syscall_32(): the return goes to the vdso32 landing pad
+ * (vdso/vdso32.h; without a vdso32, to address VDSO32_LANDING_PAD: a
+ * SIGSEGV), the sixth argument is the EBP __kernel_vsyscall pushed at ESP.
+ */
+int do_fast_syscall_32(struct trap_frame *tf)
+{
+	struct task *t = current;
+	uint64_t pad = t->mm->vdso32_base + VDSO32_LANDING_PAD;
+	uint32_t ebp;
+
+	tf->rip = pad;
+	tf->rflags |= RFLAGS_IF;
+	if (copy_from_user(&ebp, (uint32_t)tf->rsp, sizeof(ebp))) {
+		tf->rax = (uint64_t)-EFAULT;
+		return 0;
+	}
+	tf->rbp = ebp;
+	compat_syscall(tf);
+	if (t->work)
+		exit_to_user_work(tf);
+	return tf->cs == USER32_CS && tf->ss == USER_DS && tf->rip == pad &&
+	       t->mm->vdso32_base && !(tf->rflags & (RFLAGS_TF | RFLAGS_RF));
 }

@@ -77,6 +77,8 @@ target_sources(entrylab-kernel PRIVATE
   vdso/vdso_image.c
   vdso/vdso_images.S
   vdso/vdso_map.c
+  vdso/vdso32.S
+  vdso/vdso32.c
   vdso/vdso_sym.c
   vsyscall/vsyscall.c
   vsyscall/vsyscall_emulate.c

@@ -18,6 +18,10 @@
  *   ARCH_MAP_VDSO_64      CONFIG_CHECKPOINT_RESTORE's answer when the vDSO is
  *                         already mapped, -EEXIST; without one (vdso=off)
  *                         -EINVAL, as a kernel without the option;
+ *   ARCH_MAP_VDSO_32      the vdso32 page (vdso/vdso32.h) at the address
+ *                         asked for; -EEXIST while a vDSO of either kind is
+ *                         mapped (Linux's map_vdso_once(): unmap [vdso]
+ *                         first), else its address;
  *   anything else         -EINVAL.
  * The running thread's fields (thread.h) follow every change.
  */
@@ -30,6 +34,7 @@
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
+#include "vdso/vdso32.h"
 
 #define ARCH_SET_GS 0x1001
 #define ARCH_SET_FS 0x1002
@@ -42,6 +47,7 @@
 #define ARCH_REQ_XCOMP_PERM 0x1023
 #define ARCH_GET_XCOMP_GUEST_PERM 0x1024
 #define ARCH_REQ_XCOMP_GUEST_PERM 0x1025
+#define ARCH_MAP_VDSO_32 0x2002
 #define ARCH_MAP_VDSO_64 0x2003
 
 #define XFEATURE_MAX 19 /* Linux 6.1: up to XTILE_DATA (18) */
@@ -105,6 +111,10 @@ SYSCALL(arch_prctl)
 		return a1 >= XFEATURE_MAX ? -EINVAL : -EOPNOTSUPP;
 	case ARCH_MAP_VDSO_64:
 		return current->mm->vdso_base ? -EEXIST : -EINVAL;
+	case ARCH_MAP_VDSO_32:
+		if (current->mm->vdso_base)
+			return -EEXIST;
+		return vdso32_map(a1);
 	default:
 		return -EINVAL;
 	}

@@ -22,11 +22,12 @@ extern const char irq_stub_self_ipi_pti[], irq_stub_timer_pti[], irq_stub_spurio
 /* entry.S: the #PF entries, without and with PTI (idt.c). */
 extern const char page_fault_entry[], page_fault_entry_pti[];
 
-/* entry_syscall.S: the LSTAR targets (without and with PTI) and the CSTAR one (syscall_init.c). */
-extern char entry_SYSCALL_64[], entry_SYSCALL_64_pti[], entry_SYSCALL_compat[];
+/* entry_syscall.S: the LSTAR targets, without and with PTI (syscall_init.c). */
+extern char entry_SYSCALL_64[], entry_SYSCALL_64_pti[];
 
-/* entry_compat.S: int $0x80 (idt.c: vector IA32_SYSCALL_VECTOR, DPL 3). */
+/* entry_compat.S: int $0x80 (idt.c: IA32_SYSCALL_VECTOR, DPL 3), CSTAR and SYSENTER targets. */
 extern const char entry_INT80_compat[];
+extern char entry_SYSCALL_compat[], entry_SYSENTER_compat[];
 
 /* Enters user mode with the registers of tf (on the kernel stack top); never returns. */
 __noreturn void enter_user(struct trap_frame *tf);

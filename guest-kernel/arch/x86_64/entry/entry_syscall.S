@@ -178,19 +178,6 @@
 	SYSCALL_ENTRY entry_SYSCALL_64_pti, sysret_to_user_pti, 1
 
 /*
- * entry_SYSCALL_compat (MSR_CSTAR): SYSCALL from 32-bit code (AMD).  There
- * is no 32-bit ABI: -ENOSYS straight back, touching nothing else, as Linux
- * does without IA32 emulation (no GS, stack or CR3 is needed for that).
- * In:  ECX = the return EIP, R11 = EFLAGS (as SYSCALL left them).
- * Out: EAX = -ENOSYS, everything else unchanged; SYSRETL to USER32_CS.
- */
-	.p2align 4
-	.globl entry_SYSCALL_compat
-entry_SYSCALL_compat:
-	movl	$-ENOSYS, %eax
-	sysretl
-
-/*
  * syscall_complete_frame: fills in what the fast path left out of the
  * frame at the top of the task stack, so that C sees a struct trap_frame
  * like the old full save built.
