@@ -31,8 +31,8 @@ struct inode;
  * fork: Linux's TIF_ADDR32 / mm->context.ia32_compat): every area below
  * IA32_TASK_SIZE (Linux's TASK_SIZE of a compat task, IA32_PAGE_OFFSET),
  * the stack right below it (Linux's layout without randomization), mmap
- * top-down from IA32_STACK_TOP - MMAP_GAP, no vDSO (there is no vdso32:
- * libc makes its calls with int $0x80).
+ * top-down from IA32_STACK_TOP - MMAP_GAP, the vdso32 page instead of the
+ * vDSO (AT_SYSINFO: proc/exec.c).
  */
 #define IA32_TASK_SIZE 0xffffe000ull
 #define IA32_STACK_TOP IA32_TASK_SIZE

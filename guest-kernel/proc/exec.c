@@ -5,8 +5,9 @@
  * memory size (bss), brk after the highest segment, the stack, the vDSO,
  * then the initial stack (exec_stack.c) and the user register frame.
  * An ELF32 i386 file makes an i386 process (mm->ia32, mm/mm.h: every area
- * below 4 GiB, no vDSO) that starts in compatibility mode: CS = USER32_CS,
- * SS = DS = ES = USER_DS (thread.c), as Linux's compat_start_thread.
+ * below 4 GiB, the vdso32 page) that starts in compatibility mode:
+ * CS = USER32_CS, SS = DS = ES = USER_DS (thread.c), as Linux's
+ * compat_start_thread.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
@@ -23,6 +24,7 @@
 #include "sys/errno.h"
 #include "time/time.h"
 #include "vdso/vdso.h"
+#include "vdso/vdso32.h"
 
 _Static_assert(IA32_TASK_SIZE == ELF32_TASK_SIZE, "one i386 TASK_SIZE");
 
@@ -141,11 +143,18 @@ int exec_load(struct task *p, struct inode *node, const struct exec_strings *s,
 	img.phdr = info.phdr_vaddr + bias;
 	img.phnum = info.phnum;
 	img.ia32 = info.is32;
-	/* No vdso32 here: an i386 program gets none (no AT_SYSINFO: libc uses int $0x80). */
-	if (img.ia32)
+	/*
+	 * An i386 program gets the vdso32 page (vdso/vdso32.h: not an ELF image,
+	 * so AT_SYSINFO alone): libc enters through __kernel_vsyscall, the
+	 * compat SYSCALL or SYSENTER; without the page, int $0x80.
+	 */
+	if (img.ia32) {
 		time_process_start();
-	else
+		if (vdso32_map(0) > 0)
+			img.sysinfo = p->mm->vdso32_base + VDSO32_VSYSCALL;
+	} else {
 		img.vdso = vdso_map_process();
+	}
 	p->mm->vdso_base = img.vdso;
 	img.execfn = p->exe_path;
 	err = exec_build_stack(p->mm, &img, s);

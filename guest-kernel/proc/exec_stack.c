@@ -31,6 +31,7 @@
 #define AT_PLATFORM 15
 #define AT_HWCAP 16
 #define AT_CLKTCK 17
+#define AT_SYSINFO 32
 #define AT_SECURE 23
 #define AT_RANDOM 25
 #define AT_HWCAP2 26
@@ -72,6 +73,8 @@ static unsigned fill_auxv(uint64_t *a, const struct exec_image *img, uint64_t ra
 	unsigned n = 0;
 
 #define AUX(type, val) (a[n++] = (type), a[n++] = (val))
+	if (img->sysinfo)
+		AUX(AT_SYSINFO, img->sysinfo);
 	if (img->vdso)
 		AUX(AT_SYSINFO_EHDR, img->vdso);
 	AUX(AT_HWCAP, cpuid(1, 0).edx);

@@ -59,6 +59,8 @@ static void check_start(void)
 		  !strcmp((const char *)getauxval(AT_PLATFORM), "i686"), "AT_PLATFORM %s",
 		  getauxval(AT_PLATFORM) ? (const char *)getauxval(AT_PLATFORM) : "(none)");
 	el_expect("at_random", getauxval(AT_RANDOM) != 0, "no AT_RANDOM");
+	/* Linux maps its vdso32 and names __kernel_vsyscall; glibc calls through it. */
+	el_expect("at_sysinfo", getauxval(AT_SYSINFO) != 0, "no AT_SYSINFO");
 	el_expect("at_pagesz", getauxval(AT_PAGESZ) == 4096, "AT_PAGESZ %lu", getauxval(AT_PAGESZ));
 	/* A 64-bit kernel says so, PER_LINUX32 aside (a plain exec does not set it). */
 	el_expect("uname_machine", uname(&u) == 0 && !strcmp(u.machine, "x86_64"), "machine %s",
