@@ -13,7 +13,8 @@
 
 /*
  * The header checks on an ELF header and program header table already in
- * memory (what file_read_elf() preads): x86-64 ELF64 little-endian, a
+ * memory (what file_read_elf() preads): x86-64 ELF64 or i386 ELF32
+ * (a compat process in the guest), little-endian, a
  * program header table of 1..ELF_MAX_PHNUM entries inside a file of
  * file_size bytes, every PT_LOAD and PT_NOTE inside it.  0, or -1 with the
  * problem in err.  phdrs may be NULL: only the ELF header is checked.

@@ -20,9 +20,9 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build=${ENTRYLAB_BUILD_DIR:-$src/build}
 
 packages="build-essential cmake pkg-config git libjson-c-dev libelf-dev zlib1g-dev \
-liburing-dev libseccomp-dev libinih-dev libcriterion-dev musl-tools qemu-system-x86 qemu-utils \
-busybox-static bash-static cpio xz-utils zstd kmod clang-14 libclang-rt-14-dev \
-bochs bochsbios vgabios bochs-term grub-pc-bin grub-common xorriso mtools"
+liburing-dev libseccomp-dev libinih-dev libcriterion-dev musl-tools gcc-multilib \
+qemu-system-x86 qemu-utils busybox-static bash-static cpio xz-utils zstd kmod clang-14 \
+libclang-rt-14-dev bochs bochsbios vgabios bochs-term grub-pc-bin grub-common xorriso mtools"
 
 missing=""
 for p in $packages; do

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "elf_check.h"
 #include "host_elf.h"
 #include "initrd.h"
 
@@ -18,6 +19,24 @@ int initrd_build(struct el_cpio *c, const unsigned char *image, size_t len)
 	return el_cpio_finish(c);
 }
 
+/*
+ * An i386 program (ELFCLASS32): the guest kernel runs it as a compat
+ * process, and the guest's own checks (common/elf_check.c) are the ones
+ * it must pass: static, EM_386, segments inside the file and below 4 GiB.
+ */
+static int exec_check_i386(const unsigned char *image, size_t len, char *err, size_t errlen)
+{
+	struct elf_info info;
+	uint64_t bias;
+	int rc = elf_check(image, len, &info);
+
+	if (!rc)
+		rc = elf_place(&info, ELF32_TASK_SIZE, &bias);
+	if (rc)
+		snprintf(err, errlen, "i386 program: %s", elf_strerror(rc));
+	return rc ? -1 : 0;
+}
+
 int exec_check(const unsigned char *image, size_t len, char *err, size_t errlen)
 {
 	GElf_Ehdr eh;
@@ -26,6 +45,8 @@ int exec_check(const unsigned char *image, size_t len, char *err, size_t errlen)
 	char why[256];
 	int rc = -1;
 
+	if (len > EI_CLASS && image[EI_CLASS] == ELFCLASS32)
+		return exec_check_i386(image, len, err, errlen);
 	e = host_elf_open(image, len, why, sizeof(why));
 	if (!e || !gelf_getehdr(e, &eh)) {
 		snprintf(err, errlen, "%s; give a static x86-64 Linux executable (musl-gcc -static)",

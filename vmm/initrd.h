@@ -14,7 +14,8 @@ int initrd_build(struct el_cpio *c, const unsigned char *image, size_t len);
 
 /*
  * Checks that a user-supplied program can run in the guest: ELF64, x86-64,
- * ET_EXEC or static-pie ET_DYN, no PT_INTERP (static), loadable segments.
+ * ET_EXEC or static-pie ET_DYN, no PT_INTERP (static), loadable segments;
+ * or an ELF32 i386 one that passes the guest's elf_check() (a compat process).
  * 0, or -1 with a message naming the problem and the fix in err.
  */
 int exec_check(const unsigned char *image, size_t len, char *err, size_t errlen);

@@ -30,6 +30,8 @@ int region_scope_resolve(enum el_region_scope asked, const void *elf, size_t len
 
 	if (asked == EL_REGION_SCOPE_MARKED || asked == EL_REGION_SCOPE_WHOLE)
 		return (int)asked;
+	if (len > EI_CLASS && ((const unsigned char *)elf)[EI_CLASS] == ELFCLASS32)
+		return EL_REGION_SCOPE_WHOLE;
 	n = elf_region_sites(elf, len, sites, SITES_MAX, why, sizeof(why));
 	if (n < 0) {
 		snprintf(err, errlen, "its marker sites (section %s): %s; rebuild it with "

@@ -21,7 +21,8 @@ int region_scope_parse(const char *s, enum el_region_scope *out);
 /*
  * The scope a program runs with.  asked: --region, EL_REGION_SCOPE_NONE when
  * not given.  Without it: MARKED when the ELF lists a BEGIN marker site
- * (EL_REGION_SITES_SECTION, linux_init.h), else WHOLE.  -1 with the reason
+ * (EL_REGION_SITES_SECTION, linux_init.h), else WHOLE; an i386 program
+ * (ELFCLASS32) has no marker sites (marker.h is 64-bit code): WHOLE.  -1 with the reason
  * (and the fix) in err when the sites section is malformed and the scope
  * was not given, else the scope.
  */

@@ -26,6 +26,16 @@ struct inode;
 #define STACK_INITIAL (132ull << 10)   /* what Linux's first stack area spans */
 #define MMAP_GAP (128ull << 20)        /* Linux's minimum gap above mmap_base */
 #define MMAP_MIN_ADDR 0x10000ull       /* vm.mmap_min_addr */
+/*
+ * An i386 program's space (mm->ia32, set by exec of an ELF32 file, kept by
+ * fork: Linux's TIF_ADDR32 / mm->context.ia32_compat): every area below
+ * IA32_TASK_SIZE (Linux's TASK_SIZE of a compat task, IA32_PAGE_OFFSET),
+ * the stack right below it (Linux's layout without randomization), mmap
+ * top-down from IA32_STACK_TOP - MMAP_GAP, the vdso32 page instead of the
+ * vDSO (AT_SYSINFO: proc/exec.c).
+ */
+#define IA32_TASK_SIZE 0xffffe000ull
+#define IA32_STACK_TOP IA32_TASK_SIZE
 
 struct mm {
 	uint32_t refs;        /* tasks using it (CLONE_VM shares; mm_put frees at 0) */
@@ -45,6 +55,7 @@ struct mm {
 	uint64_t mmap_base;
 	uint64_t table_pages; /* user page-table pages in use (not counting the pgd) */
 	uint64_t rss;         /* frames the leaves own (not the zero page, not vDSO pages) */
+	bool ia32;            /* an i386 program's space: IA32_TASK_SIZE bounds it (above) */
 	struct ldt *ldt;      /* modify_ldt's table, NULL: none (arch/x86_64/ldt.h: ldt_dup, ldt_free) */
 	/* /proc/PID: the program (exec's file, an initrd node: never freed) and its strings */
 	struct inode *exe_file;
@@ -97,6 +108,17 @@ bool mm_is_loaded(const struct mm *mm);
 int mm_map(struct mm *mm, const struct vma *v);      /* range must be free */
 int mm_unmap(struct mm *mm, uint64_t start, uint64_t end);
 int mm_protect(struct mm *mm, uint64_t start, uint64_t end, uint32_t prot);
+/* The end of mm's user range (Linux's TASK_SIZE) and the top of its stack. */
+static inline uint64_t mm_task_size(const struct mm *mm)
+{
+	return mm->ia32 ? IA32_TASK_SIZE : TASK_SIZE_MAX;
+}
+
+static inline uint64_t mm_stack_top(const struct mm *mm)
+{
+	return mm->ia32 ? IA32_STACK_TOP : STACK_TOP;
+}
+
 /* Highest free range of len bytes below mmap_base, 0 when none. */
 uint64_t mm_find_free(struct mm *mm, uint64_t len);
 

@@ -104,6 +104,7 @@ struct mm *mm_dup(const struct mm *src_const)
 	dst->brk = src->brk;
 	dst->start_stack = src->start_stack;
 	dst->mmap_base = src->mmap_base;
+	dst->ia32 = src->ia32;
 	dst->vdso_base = src->vdso_base;
 	dst->vdso32_base = src->vdso32_base;
 	dst->exe_file = src->exe_file;

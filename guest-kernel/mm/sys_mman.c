@@ -99,7 +99,8 @@ SYSCALL(mmap)
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
 		if (!page_aligned(addr))
 			return -EINVAL;
-		if (!user_range_ok(addr, len) || addr < MMAP_MIN_ADDR)
+		if (!user_range_ok(addr, len) || addr < MMAP_MIN_ADDR ||
+		    addr + len > mm_task_size(mm))
 			return -ENOMEM;
 		if (!vma_range_free(&mm->vmas, addr, addr + len)) {
 			if (!(flags & MAP_FIXED))
@@ -111,8 +112,9 @@ SYSCALL(mmap)
 	} else {
 		addr = ALIGN_DOWN(addr, PAGE_SIZE);
 		if (!addr || addr < MMAP_MIN_ADDR || !user_range_ok(addr, len) ||
+		    addr + len > mm_task_size(mm) ||
 		    !vma_range_free(&mm->vmas, addr, addr + len))
-			addr = (flags & MAP_32BIT)
+			addr = (flags & MAP_32BIT) && !mm->ia32
 				       /* Linux: top-down inside [1 GiB, 2 GiB) */
 				       ? vma_gap_topdown(&mm->vmas, len, 0x40000000ull, 0x80000000ull)
 				       : mm_find_free(mm, len);
@@ -161,7 +163,7 @@ SYSCALL(brk)
 	uint64_t old_end = ALIGN_UP(mm->brk, PAGE_SIZE), new_end;
 
 	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0 < mm->start_brk || a0 > STACK_TOP - STACK_LIMIT)
+	if (a0 < mm->start_brk || a0 > mm_stack_top(mm) - STACK_LIMIT)
 		return (long)mm->brk;
 	new_end = ALIGN_UP(a0, PAGE_SIZE);
 	if (new_end < old_end && mm_unmap(mm, new_end, old_end))

@@ -4,6 +4,10 @@
  * never fault in a measured region), an anonymous area for the rest of its
  * memory size (bss), brk after the highest segment, the stack, the vDSO,
  * then the initial stack (exec_stack.c) and the user register frame.
+ * An ELF32 i386 file makes an i386 process (mm->ia32, mm/mm.h: every area
+ * below 4 GiB, the vdso32 page) that starts in compatibility mode:
+ * CS = USER32_CS, SS = DS = ES = USER_DS (thread.c), as Linux's
+ * compat_start_thread.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/msr.h"
@@ -18,7 +22,11 @@
 #include "proc/sched.h"
 #include "proc/signal.h"
 #include "sys/errno.h"
+#include "time/time.h"
 #include "vdso/vdso.h"
+#include "vdso/vdso32.h"
+
+_Static_assert(IA32_TASK_SIZE == ELF32_TASK_SIZE, "one i386 TASK_SIZE");
 
 /*
  * RFLAGS of a new process: IF as on Linux, so that interrupts arrive
@@ -71,8 +79,8 @@ static int map_image(struct mm *mm, const struct inode *node, const struct elf_i
 		     uint64_t bias)
 {
 	struct vma stack = {
-		.start = STACK_TOP - STACK_INITIAL,
-		.end = STACK_TOP,
+		.start = mm_stack_top(mm) - STACK_INITIAL,
+		.end = mm_stack_top(mm),
 		.prot = VMA_R | VMA_W,
 		.kind = VMA_STACK,
 	};
@@ -94,7 +102,7 @@ int exec_load(struct task *p, struct inode *node, const struct exec_strings *s,
 	struct elf_info info;
 	struct exec_image img = {0};
 	struct mm *mm, *old;
-	uint64_t bias;
+	uint64_t bias, stack_top;
 	int err;
 
 	if (!S_ISREG(node->mode) || !node->data) {
@@ -102,8 +110,9 @@ int exec_load(struct task *p, struct inode *node, const struct exec_strings *s,
 		return -EACCES;
 	}
 	err = elf_check(node->data, node->size, &info);
+	stack_top = info.is32 ? IA32_STACK_TOP : STACK_TOP;
 	if (!err)
-		err = elf_place(&info, STACK_TOP - STACK_LIMIT - MMAP_GAP, &bias);
+		err = elf_place(&info, stack_top - STACK_LIMIT - MMAP_GAP, &bias);
 	if (err) {
 		kprintf("exec %s: %s\n", p->exe_path, elf_strerror(err));
 		return -ENOEXEC;
@@ -116,6 +125,8 @@ int exec_load(struct task *p, struct inode *node, const struct exec_strings *s,
 	mm = mm_alloc();
 	if (!mm)
 		return -ENOMEM;
+	mm->ia32 = info.is32;
+	mm->mmap_base = stack_top - MMAP_GAP;
 	err = map_image(mm, node, &info, bias);
 	if (err) {
 		kprintf("exec %s: cannot map the program (error %d)\n", p->exe_path, err);
@@ -131,7 +142,19 @@ int exec_load(struct task *p, struct inode *node, const struct exec_strings *s,
 	img.entry = info.entry + bias;
 	img.phdr = info.phdr_vaddr + bias;
 	img.phnum = info.phnum;
-	img.vdso = vdso_map_process();
+	img.ia32 = info.is32;
+	/*
+	 * An i386 program gets the vdso32 page (vdso/vdso32.h: not an ELF image,
+	 * so AT_SYSINFO alone): libc enters through __kernel_vsyscall, the
+	 * compat SYSCALL or SYSENTER; without the page, int $0x80.
+	 */
+	if (img.ia32) {
+		time_process_start();
+		if (vdso32_map(0) > 0)
+			img.sysinfo = p->mm->vdso32_base + VDSO32_VSYSCALL;
+	} else {
+		img.vdso = vdso_map_process();
+	}
 	p->mm->vdso_base = img.vdso;
 	img.execfn = p->exe_path;
 	err = exec_build_stack(p->mm, &img, s);
@@ -149,7 +172,7 @@ int exec_load(struct task *p, struct inode *node, const struct exec_strings *s,
 	memset(tf, 0, sizeof(*tf));
 	tf->rip = img.entry;
 	tf->rsp = img.sp;
-	tf->cs = USER_CS;
+	tf->cs = img.ia32 ? USER32_CS : USER_CS;
 	tf->ss = USER_DS;
 	tf->rflags = USER_RFLAGS_INITIAL;
 	return 0;

@@ -13,7 +13,9 @@ struct exec_image {
 	uint64_t phdr;      /* AT_PHDR */
 	uint64_t phnum;     /* AT_PHNUM */
 	uint64_t vdso;      /* AT_SYSINFO_EHDR, 0 for none */
+	uint64_t sysinfo;   /* AT_SYSINFO (an i386 program: vdso32's __kernel_vsyscall), 0 for none */
 	const char *execfn; /* AT_EXECFN */
+	bool ia32;          /* an i386 program: 4-byte words, "i686", AT_PHENT 32, no vDSO */
 	uint64_t sp;        /* out: RSP at entry (points at argc, 16-byte aligned) */
 };
 

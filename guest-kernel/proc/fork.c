@@ -5,8 +5,11 @@
  * returns to user mode through IRET (switch.S ret_from_fork).  What it
  * shares with the caller is what the flags say: the address space
  * (CLONE_VM), the file table (CLONE_FILES), the signal actions
- * (CLONE_SIGHAND), the thread group (CLONE_THREAD).
+ * (CLONE_SIGHAND), the thread group (CLONE_THREAD).  From the i386 ABI
+ * (c32_clone: flags, stack, parent_tid, tls, child_tid) CLONE_SETTLS's tls
+ * is a struct user_desc for a GDT TLS entry (arch/x86_64/tls.c), as on Linux.
  */
+#include "arch/x86_64/tls.h"
 #include "lib/kprintf.h"
 #include "lib/string.h"
 #include "mm/kmalloc.h"
@@ -108,10 +111,12 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t parent_tid, uint64
 	int pid;
 	struct trap_frame *tf;
 	int err = clone_flags_check(flags);
+	/* From the i386 ABI (Linux's in_ia32_syscall) tls is a struct user_desc pointer. */
+	bool ia32 = task_user_frame(p)->vector == TF_VECTOR_SYSCALL32;
 
 	if (err)
 		return err;
-	if ((flags & CLONE_SETTLS) && tls >= TASK_SIZE_MAX)
+	if ((flags & CLONE_SETTLS) && !ia32 && tls >= TASK_SIZE_MAX)
 		return -EPERM;
 	/* RLIMIT_NPROC: tasks of the caller's real user, root's excepted (Linux copy_process). */
 	if (p->cred.uid && !cred_capable(p) && user_tasks(p->cred.uid) >= rlimit_cur(p, RLIMIT_NPROC))
@@ -153,7 +158,9 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t parent_tid, uint64
 	}
 	if (signal_task_init(c, p, flags) || arch_task_init(c, p))
 		return clone_fail(c, -ENOMEM);
-	if (flags & CLONE_SETTLS) {
+	if ((flags & CLONE_SETTLS) && ia32 && (err = (int)tls_set_clone(c, tls)))
+		return clone_fail(c, err);
+	if ((flags & CLONE_SETTLS) && !ia32) {
 		c->arch.fsbase = tls;
 		c->arch.fsindex = 0; /* the base is the TLS, not a selector's (Linux) */
 	}
@@ -193,6 +200,13 @@ SYSCALL(clone)
 {
 	(void)a5;
 	return do_clone(a0, a1, a2, a3, a4);
+}
+
+/* i386 clone(flags, newsp, parent_tid, tls, child_tid): tls before child_tid (CLONE_BACKWARDS). */
+SYSCALL(c32_clone)
+{
+	(void)a5;
+	return do_clone(a0, a1, a2, a4, a3);
 }
 
 SYSCALL(fork)

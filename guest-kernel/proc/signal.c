@@ -42,6 +42,8 @@
 #include "proc/sched.h"
 #include "proc/sigframe.h"
 #include "proc/signal.h"
+#include "proc/signal32.h"
+#include "proc/signal_frame32.h"
 #include "sys/errno.h"
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
@@ -441,13 +443,18 @@ static const struct sigframe_fpu_cfg *fpu_config(void)
 	return c;
 }
 
+uint32_t signal_fpu_frame_bytes(void)
+{
+	return sigframe_fpu_frame_bytes(fpu_config());
+}
+
 uint64_t signal_min_stack_size(void)
 {
 	return sigframe_min_stack_size(fpu_config());
 }
 
 /* The CPU's user FPU state into the frame (current's image is the buffer). */
-static int fpu_to_user(struct task *t, uint64_t uaddr)
+int signal_fpu_to_user(struct task *t, uint64_t uaddr)
 {
 	const struct sigframe_fpu_cfg *c = fpu_config();
 	uint32_t magic2 = FP_XSTATE_MAGIC2;
@@ -463,7 +470,7 @@ static int fpu_to_user(struct task *t, uint64_t uaddr)
 }
 
 /* rt_sigreturn's image: read, checked as the CPU would, loaded; else the FPU is reset. */
-static int fpu_from_user(struct task *t, uint64_t buf)
+int signal_fpu_from_user(struct task *t, uint64_t buf)
 {
 	const struct sigframe_fpu_cfg *c = fpu_config();
 	struct sigframe_fpu_plan p;
@@ -556,7 +563,7 @@ static int setup_rt_frame(struct task *t, struct trap_frame *tf, int sig,
 		kprintf("%s[%d] overflowed sigaltstack\n", t->comm, t->pid);
 		return -EFAULT;
 	}
-	if (fpu_to_user(t, l.fpstate))
+	if (signal_fpu_to_user(t, l.fpstate))
 		return -EFAULT;
 	regs_get(&r, tf);
 	memset(&f, 0, sizeof(f));
@@ -626,7 +633,8 @@ static void handle_signal(struct task *t, struct trap_frame *tf, int sig,
 			tf->rflags &= ~RFLAGS_TF;
 		t->ptrace_forced_tf = false;
 	}
-	if (setup_rt_frame(t, tf, sig, info, ka)) {
+	if ((ka->flags & SA_IA32_ABI) ? signal32_setup_frame(t, tf, sig, info, ka)
+					 : setup_rt_frame(t, tf, sig, info, ka)) {
 		force_sigsegv(t, sig);
 		return;
 	}
@@ -788,7 +796,7 @@ long signal_sigreturn(struct trap_frame *tf)
 	regs_get(&r, tf);
 	sigframe_restore(&r, &f.uc.uc_mcontext, f.uc.uc_flags, ss_usable);
 	regs_put(tf, &r);
-	if (fpu_from_user(t, f.uc.uc_mcontext.fpstate))
+	if (signal_fpu_from_user(t, f.uc.uc_mcontext.fpstate))
 		goto bad;
 	/* Errors other than a fault are ignored, as Linux's restore_altstack does. */
 	sigframe_altstack_set(&t->sig.altstack, tf->rsp, &f.uc.uc_stack, MINSIGSTKSZ);

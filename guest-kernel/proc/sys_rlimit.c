@@ -293,6 +293,22 @@ SYSCALL(getrlimit)
 	return err ?: copy_to_user(a1, &old, sizeof(old));
 }
 
+/* i386 ugetrlimit (191): two u32, anything above 0xffffffff (COMPAT_RLIM_INFINITY) clamped. */
+SYSCALL(c32_ugetrlimit)
+{
+	struct rlimit64 old;
+	uint32_t r[2];
+	long err;
+
+	(void)a2, (void)a3, (void)a4, (void)a5;
+	err = do_prlimit(current, (unsigned)a0, 0, &old);
+	if (err)
+		return err;
+	r[0] = old.cur > UINT32_MAX ? UINT32_MAX : (uint32_t)old.cur;
+	r[1] = old.max > UINT32_MAX ? UINT32_MAX : (uint32_t)old.max;
+	return copy_to_user(a1, r, sizeof(r));
+}
+
 SYSCALL(setrlimit)
 {
 	struct rlimit64 nl;

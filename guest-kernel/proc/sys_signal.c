@@ -51,6 +51,8 @@ SYSCALL(rt_sigaction)
 		*ka = act;
 		signal_action_changed(current, sig);
 	}
+	/* Kernel-only bits (SA_IA32_ABI) read back as 0, as Linux's do_sigaction masks them. */
+	old.flags &= SA_UAPI_FLAGS;
 	if (a2 && copy_to_user(a2, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;

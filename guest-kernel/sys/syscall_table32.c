@@ -285,6 +285,18 @@ syscall_fn *const compat_syscall_table[NR_COMPAT_SYSCALLS] = {
 	C32_AS(utimensat_time64, c32_utimensat)
 	C32_AS(futex_time64, futex)
 	C32_AS(faccessat2, c32_faccessat2)
+	/* i386 processes: TLS descriptors (arch/x86_64/tls.c) */
+	C32(set_thread_area)
+	C32(get_thread_area)
+	/* i386 processes: signal actions and 32-bit frames (proc/signal32.c) */
+	C32_AS(rt_sigaction, c32_rt_sigaction)
+	C32_AS(sigreturn, c32_sigreturn)
+	C32_AS(rt_sigreturn, c32_rt_sigreturn)
+	C32_AS(clone, c32_clone)
+	C32_AS(ugetrlimit, c32_ugetrlimit)
+	/* glibc asks, copes with ENOSYS: compat robust lists (32-bit pointers) and rseq are not here */
+	C32_AS(set_robust_list, enosys)
+	C32_AS(rseq, enosys)
 };
 
 #pragma GCC diagnostic pop

@@ -228,6 +228,17 @@ SYSCALL(prctl);
 /* arch/x86_64/: sys_arch.c, ldt.c, ioport.c */
 SYSCALL(arch_prctl);
 SYSCALL(modify_ldt);
+/* arch/x86_64/tls.c: i386 numbers only (the compat table) */
+SYSCALL(set_thread_area);
+SYSCALL(get_thread_area);
+/* proc/signal32.c: i386 numbers only (the compat table) */
+SYSCALL(c32_rt_sigaction);
+SYSCALL(c32_sigreturn);
+SYSCALL(c32_rt_sigreturn);
+/* proc/fork.c: i386 clone (the compat table) */
+SYSCALL(c32_clone);
+/* proc/sys_rlimit.c: i386 ugetrlimit (the compat table) */
+SYSCALL(c32_ugetrlimit);
 SYSCALL(iopl);
 SYSCALL(ioperm);
 

@@ -128,4 +128,15 @@
 #define EL_NR32_futex_time64         422
 #define EL_NR32_faccessat2           439
 
+/* The compat process's own calls (i386 slice: arch/x86_64/tls.c, proc/signal32.c). */
+#define EL_NR32_sigreturn            119
+#define EL_NR32_clone                120
+#define EL_NR32_rt_sigreturn         173
+#define EL_NR32_rt_sigaction         174
+#define EL_NR32_ugetrlimit           191
+#define EL_NR32_set_thread_area      243
+#define EL_NR32_get_thread_area      244
+#define EL_NR32_set_robust_list      311
+#define EL_NR32_rseq                 386
+
 #endif

@@ -159,7 +159,7 @@ Test(elf_check, identity)
 	img[0] = 0x7e;
 	cr_assert_eq(check(len, &info), ELF_ERR_MAGIC);
 	len = make_elf(ELF_ET_EXEC, 0x400100, exec_phs, 2);
-	img[4] = 1;
+	img[4] = 3; /* no such class */
 	cr_assert_eq(check(len, &info), ELF_ERR_CLASS);
 	len = make_elf(ELF_ET_EXEC, 0x400100, exec_phs, 2);
 	img[5] = 2;
@@ -278,4 +278,82 @@ Test(elf_check, built_guest_programs)
 	}
 	if (!checked)
 		cr_skip_test("no guest programs in %s/guest", EL_BINARY_DIR);
+}
+
+/* An ELF32 i386 image: the 32-bit header and program headers (Elf32_Ehdr, Elf32_Phdr). */
+static size_t make_elf32(uint16_t type, uint64_t entry, const struct ph *phs, int n)
+{
+	memset(img, 0, sizeof(img));
+	memcpy(img, "\177ELF", 4);
+	img[4] = 1;
+	img[5] = 1;
+	img[6] = 1;
+	put(img + 16, type, 2);
+	put(img + 18, 3, 2);
+	put(img + 20, 1, 4);
+	put(img + 24, entry, 4);
+	put(img + 28, 52, 4);
+	put(img + 40, 52, 2);
+	put(img + 42, 32, 2);
+	put(img + 44, (uint64_t)n, 2);
+	for (int i = 0; i < n; i++) {
+		uint8_t *p = img + 52 + 32 * i;
+
+		put(p, phs[i].type, 4);
+		put(p + 4, phs[i].offset, 4);
+		put(p + 8, phs[i].vaddr, 4);
+		put(p + 12, phs[i].vaddr, 4);
+		put(p + 16, phs[i].filesz, 4);
+		put(p + 20, phs[i].memsz, 4);
+		put(p + 24, phs[i].flags, 4);
+		put(p + 28, phs[i].align, 4);
+	}
+	return 0x3000;
+}
+
+Test(elf_check, i386_static_exec)
+{
+	static const struct ph phs[] = {
+		{PT_LOAD, PF_R | PF_X, 0, 0x8048000, 0x1800, 0x1800, 0x1000},
+		{PT_LOAD, PF_R | PF_W, 0x2000, 0x804a000, 0x100, 0x3000, 0x1000},
+	};
+	struct elf_info info;
+	uint64_t bias;
+	size_t len = make_elf32(ELF_ET_EXEC, 0x8048100, phs, 2);
+
+	cr_assert_eq(check(len, &info), ELF_OK);
+	cr_assert(info.is32);
+	cr_assert_eq(info.entry, 0x8048100);
+	cr_assert_eq(info.nr_loads, 2);
+	cr_assert_eq(info.loads[1].vaddr, 0x804a000);
+	cr_assert_eq(info.loads[1].filesz, 0x100);
+	cr_assert_eq(info.loads[1].memsz, 0x3000);
+	cr_assert_eq(info.loads[1].prot, ELF_PROT_R | ELF_PROT_W);
+	cr_assert_eq(info.lo, 0x8048000);
+	cr_assert_eq(info.hi, 0x804d000);
+	cr_assert_eq(info.phdr_vaddr, 0x8048000 + 52, "the headers in the first segment");
+	cr_assert_eq(elf_place(&info, ELF32_TASK_SIZE, &bias), ELF_OK);
+	cr_assert_eq(bias, 0);
+	/* A static-pie goes where Linux puts an ia32 ET_DYN. */
+	len = make_elf32(ELF_ET_DYN, 0x100, (const struct ph[]){{PT_LOAD, PF_R | PF_X, 0, 0,
+								   0x1800, 0x1800, 0x1000}}, 1);
+	cr_assert_eq(check(len, &info), ELF_OK);
+	cr_assert_eq(elf_place(&info, ELF32_TASK_SIZE, &bias), ELF_OK);
+	cr_assert_eq(bias, ELF32_DYN_BASE);
+}
+
+Test(elf_check, class_and_machine_go_together)
+{
+	struct elf_info info;
+	size_t len = make_elf32(ELF_ET_EXEC, 0x400100, exec_phs, 2);
+
+	put(img + 18, 62, 2); /* ELFCLASS32 EM_X86_64: x32, not run here */
+	cr_assert_eq(check(len, &info), ELF_ERR_CLASS);
+	len = make_elf(ELF_ET_EXEC, 0x400100, exec_phs, 2);
+	put(img + 18, 3, 2); /* ELFCLASS64 EM_386 */
+	cr_assert_eq(check(len, &info), ELF_ERR_CLASS);
+	len = make_elf32(ELF_ET_EXEC, 0x400100, exec_phs, 2);
+	put(img + 42, 56, 2); /* a 64-bit program header size in a 32-bit file */
+	cr_assert_eq(check(len, &info), ELF_ERR_PHDRS);
+	cr_assert_eq(check(40, &info), ELF_ERR_SHORT);
 }

@@ -62,6 +62,12 @@ void tss_set_rsp0(uint64_t rsp0);
 /* Selects the I/O bitmap in effect at CPL 3 (IO_BITMAP_OFFSET_*). */
 void tss_set_iomap_base(uint16_t offset);
 /*
+ * The TLS entries (GDT_ENTRY_TLS_MIN..MAX) become the running thread's
+ * (thread.c, tls.c); a selector already loaded keeps its cached descriptor
+ * until reloaded.
+ */
+void gdt_set_tls(const uint64_t *tls);
+/*
  * Points the GDT's LDT descriptor at entries (n descriptors) and loads LDTR;
  * n = 0 loads the null selector (no LDT).
  */

@@ -95,6 +95,11 @@ void tss_set_iomap_base(uint16_t offset)
 	cpu_tss.hw.iomap_base = offset;
 }
 
+void gdt_set_tls(const uint64_t *tls)
+{
+	memcpy(&gdt[GDT_ENTRY_TLS_MIN], tls, GDT_ENTRY_TLS_ENTRIES * sizeof(gdt[0]));
+}
+
 /* LLDT reads the descriptor now; later changes to it need another LLDT. */
 void gdt_load_ldt(const uint64_t *entries, unsigned n)
 {

@@ -28,6 +28,7 @@
 #include "arch/x86_64/ldt.h"
 #include "arch/x86_64/segment.h"
 #include "arch/x86_64/segregs.h"
+#include "arch/x86_64/user_desc.h"
 #include "lib/string.h"
 #include "mm/kmalloc.h"
 #include "mm/layout.h"
@@ -39,32 +40,6 @@
 
 #define ENTRIES_PER_PAGE (PAGE_SIZE / LDT_ENTRY_SIZE)
 #define DEFAULT_LDT_BYTES 128
-
-/* struct user_desc (asm/ldt.h): the flag bits after the three words. */
-struct user_desc {
-	uint32_t entry_number;
-	uint32_t base_addr;
-	uint32_t limit;
-	uint32_t flags;
-};
-_Static_assert(sizeof(struct user_desc) == 16, "user_desc is 16 bytes on x86-64");
-
-#define UD_SEG_32BIT BIT(0)
-#define UD_CONTENTS_SHIFT 1 /* 2 bits: 0 data, 1 expand-down data, 2 code, 3 conforming code */
-#define UD_READ_EXEC_ONLY BIT(3)
-#define UD_LIMIT_IN_PAGES BIT(4)
-#define UD_SEG_NOT_PRESENT BIT(5)
-#define UD_USEABLE BIT(6)
-#define UD_DEFINED 0x7f /* lm (bit 7) and the padding bits never matter */
-
-/* Code/data descriptor fields (Intel SDM vol. 3, 3.4.5). */
-#define DESC_ACCESSED BIT(40)
-#define DESC_S BIT(44)
-#define DESC_DPL3 (3ull << 45)
-#define DESC_P BIT(47)
-#define DESC_AVL BIT(52)
-#define DESC_DB BIT(54)
-#define DESC_G BIT(55)
 
 struct ldt {
 	uint64_t *entries;   /* in the arena */
@@ -192,31 +167,6 @@ static int ldt_grow(struct mm *mm, unsigned nr)
 	}
 	mm->ldt = l;
 	return 0;
-}
-
-/* The 32-bit base of a code/data descriptor. */
-static uint32_t desc_base(uint64_t d)
-{
-	return (uint32_t)(((d >> 16) & 0xffffff) | ((d >> 56) & 0xff) << 24);
-}
-
-static uint64_t desc_encode(const struct user_desc *u)
-{
-	uint32_t f = u->flags;
-	uint64_t type = (uint64_t)!(f & UD_READ_EXEC_ONLY) << 1 | /* writable data, readable code */
-			(uint64_t)((f >> UD_CONTENTS_SHIFT) & 3) << 2;
-
-	return (u->limit & 0xffff) | (uint64_t)(u->base_addr & 0xffffff) << 16 | type << 40 |
-	       DESC_ACCESSED | DESC_S | DESC_DPL3 | ((f & UD_SEG_NOT_PRESENT) ? 0 : DESC_P) |
-	       (uint64_t)((u->limit >> 16) & 0xf) << 48 | ((f & UD_USEABLE) ? DESC_AVL : 0) |
-	       ((f & UD_SEG_32BIT) ? DESC_DB : 0) | ((f & UD_LIMIT_IN_PAGES) ? DESC_G : 0) |
-	       (uint64_t)(u->base_addr >> 24) << 56;
-}
-
-static bool ud_empty(const struct user_desc *u)
-{
-	return !u->base_addr && !u->limit &&
-	       (u->flags & UD_DEFINED) == (UD_READ_EXEC_ONLY | UD_SEG_NOT_PRESENT);
 }
 
 /* DS and ES hold their descriptors from the last load: reload them from the new table. */

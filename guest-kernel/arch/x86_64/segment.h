@@ -17,7 +17,12 @@
 #define GDT_ENTRY_USER_CS 6
 #define GDT_ENTRY_TSS 8 /* 16-byte system descriptor: entries 8 and 9 */
 #define GDT_ENTRY_LDT 10 /* 16-byte system descriptor: entries 10 and 11 (ldt.c) */
-#define GDT_ENTRIES 12
+/* Thread-local storage (set_thread_area, tls.c): each thread's own three descriptors. */
+#define GDT_ENTRY_TLS_MIN 12
+#define GDT_ENTRY_TLS_ENTRIES 3
+#define GDT_ENTRY_TLS_MAX (GDT_ENTRY_TLS_MIN + GDT_ENTRY_TLS_ENTRIES - 1)
+/* Entry 15 is Linux's CPUNODE segment (vgetcpu's LSL); none here: the null descriptor. */
+#define GDT_ENTRIES 16
 
 #define KERNEL32_CS 0x08
 #define KERNEL_CS 0x10

@@ -9,6 +9,7 @@
  * put aside: MSR_KERNEL_GS_BASE.
  */
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/desc.h"
 #include "arch/x86_64/entry/exit_sysret.h"
 #include "arch/x86_64/espfix.h"
 #include "arch/x86_64/fpu.h"
@@ -16,6 +17,7 @@
 #include "arch/x86_64/ioport.h"
 #include "arch/x86_64/ldt.h"
 #include "arch/x86_64/msr.h"
+#include "arch/x86_64/segment.h"
 #include "arch/x86_64/segregs.h"
 #include "arch/x86_64/thread.h"
 #include "arch/x86_64/x86.h"
@@ -78,6 +80,7 @@ void arch_load_user_state(struct task *t)
 	/* First the tables the selectors below may name. */
 	ldt_load(t->mm);
 	espfix_track(t);
+	gdt_set_tls(t->arch.tls);
 	tss_io_load(t);
 	t->arch.ds = seg_load_ds(t->arch.ds);
 	t->arch.es = seg_load_es(t->arch.es);
@@ -93,11 +96,16 @@ void arch_load_user_state(struct task *t)
 void arch_exec_reset(struct task *t)
 {
 	t->arch.fsbase = t->arch.gsbase = 0;
+	memset(t->arch.tls, 0, sizeof(t->arch.tls));
+	gdt_set_tls(t->arch.tls);
 	t->arch.fsindex = t->arch.gsindex = t->arch.ds = t->arch.es = 0;
 	ldt_load(t->mm);
 	espfix_track(t);
 	seg_load_ds(0);
 	seg_load_es(0);
+	/* Compatibility mode addresses through DS and ES: an i386 program gets USER_DS in both. */
+	if (t->mm->ia32)
+		t->arch.ds = t->arch.es = seg_load_es(seg_load_ds(USER_DS));
 	seg_load_fs(0);
 	seg_load_user_gs(0);
 	/* A null selector load keeps the old base on some CPUs (AMD): write them. */

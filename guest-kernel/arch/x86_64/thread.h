@@ -14,8 +14,9 @@
  *
  * Switches are eager (arch_task_switch): the outgoing thread's state is
  * saved and the incoming one's loaded, FPU image included (FXSAVE or XSAVE
- * as fpu.c chose), with the incoming process's LDT (ldt.c) and I/O bitmap
- * (ioport.c).  Selectors and bases as Linux's save_fsgs/x86_fsgsbase_load:
+ * as fpu.c chose), with the incoming process's LDT (ldt.c), its GDT TLS
+ * entries (tls.c) and I/O bitmap (ioport.c).  Selectors and bases as
+ * Linux's save_fsgs/x86_fsgsbase_load:
  *   with FSGSBASE   the selector is reloaded, then the saved base written
  *                   (user code may have set either independently);
  *   without         a null selector (0-3) gets the saved base written; a
@@ -41,6 +42,7 @@ struct thread_arch {
 	uint64_t gsbase;    /* user GS base (MSR_KERNEL_GS_BASE while it runs in the kernel) */
 	uint16_t fsindex, gsindex; /* user FS/GS selectors (0 unless user code loaded one) */
 	uint16_t ds, es;    /* user DS/ES selectors (ignored for addressing in 64-bit mode) */
+	uint64_t tls[3];    /* GDT entries 12-14 while it runs (set_thread_area: tls.c) */
 	void *fpu;          /* fpu_state_size() bytes, 64-byte aligned: the saved x87/SSE/AVX image */
 	struct io_bitmap *io_bitmap; /* ioperm(2) (ioport.c), NULL while no port is allowed */
 	uint32_t iopl;      /* iopl(2) level, emulated: 3 = every port; RFLAGS.IOPL stays 0 */
@@ -58,7 +60,8 @@ int arch_task_init(struct task *child, const struct task *parent);
 void arch_task_release(struct task *t);
 /*
  * exec (t is current, t->mm already the new address space): null DS, ES,
- * FS, GS with zero bases, the FPU's initial state, the new (empty) LDT.
+ * FS, GS with zero bases (DS = ES = USER_DS for an i386 program, mm->ia32),
+ * the FPU's initial state, the new (empty) LDT.
  * I/O permissions (ioperm, iopl) survive, as on Linux.
  */
 void arch_exec_reset(struct task *t);

@@ -1,0 +1,119 @@
+/*
+ * Issue 26: static i386 programs (gcc -m32 -static, glibc) as compat
+ * processes on our kernel, under every entry variant (pti off/on x
+ * entry.ret iret/sysret x entry.irq_return direct/trampoline):
+ *   hello32    the smallest: glibc's start-up, one line, exit 0;
+ *   i386check  compatibility mode, the initial stack and auxv, uname,
+ *              memory below 4 GiB, TLS through set_thread_area and %gs,
+ *              handlers on 32-bit frames with sigreturn and rt_sigreturn,
+ *              fork and wait (it passes on Linux 6.1 with IA32 emulation:
+ *              `entrylab run --guest linux --exec build/guest/i386check`).
+ * Every run must exit 0 with guest.unknown_syscalls 0 and the
+ * configuration it asked for.  The programs exist only where the host's
+ * gcc links -m32 -static (gcc-multilib); elsewhere each test skips saying so.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define GUEST_BIN EL_BINARY_DIR "/guest/"
+
+TestSuite(i386, .timeout = 900);
+
+/* Criterion copies parameters into a re-executed child: no pointers in them. */
+struct i386_run {
+	char prog[16], want[48];
+	char pti[4], ret[8], irq[12];
+};
+
+static const struct {
+	const char *pti, *ret, *irq;
+} configs[8] = {
+	{"off", "iret", "direct"}, {"off", "iret", "trampoline"},
+	{"off", "sysret", "direct"}, {"off", "sysret", "trampoline"},
+	{"on", "iret", "direct"},   {"on", "iret", "trampoline"},
+	{"on", "sysret", "direct"}, {"on", "sysret", "trampoline"},
+};
+
+static void run_i386(const struct i386_run *r)
+{
+	char append[96], name[96], prog[160];
+	const char *argv[] = {EL_ENTRYLAB, "run", "--append", append, "-o", NULL, "--timeout",
+			      "150", "--exec", prog, NULL};
+	struct el_proc p;
+	struct json_object *rec;
+	const char *status;
+
+	snprintf(append, sizeof(append), "pti=%s entry.ret=%s entry.irq_return=%s", r->pti, r->ret,
+		 r->irq);
+	snprintf(name, sizeof(name), "%s-%s-%s-%s.jsonl", r->prog, r->pti, r->ret, r->irq);
+	snprintf(prog, sizeof(prog), GUEST_BIN "%s", r->prog);
+	argv[5] = tmp_output(name);
+	if (access(prog, X_OK) != 0)
+		cr_skip_test("%s is not built: the host's gcc cannot link -m32 -static (install "
+			     "gcc-multilib, then re-run cmake)", prog);
+	proc_run(&p, argv);
+	rec = last_record(argv[5]);
+	cr_assert(rec, "[%s] %s: no record (exit %d)\n%s%s", append, r->prog, p.status, p.out, p.err);
+	status = jstr(rec, "status");
+	if (status && !strcmp(status, "unsupported"))
+		cr_skip_test("[%s] %s: the vCPU cannot run this configuration: %s", append, r->prog,
+			     jstr(rec, "detail") ? jstr(rec, "detail") : "(no detail)");
+	cr_expect(status && !strcmp(status, "ok"), "[%s] %s: run status %s\n%s", append, r->prog,
+		  status ? status : "?", p.err);
+	cr_expect_eq(p.status, 0, "[%s] %s exit %d\n%s\n%s", append, r->prog, p.status, p.out,
+		     p.err);
+	cr_expect(strstr(p.out, r->want), "[%s] %s: want \"%s\":\n%s", append, r->prog, r->want,
+		  p.out);
+	cr_expect(!strstr(p.out, "FAIL:"), "[%s] %s:\n%s", append, r->prog, p.out);
+	cr_expect(jget(rec, "guest.unknown_syscalls") &&
+			  json_object_get_int64(jget(rec, "guest.unknown_syscalls")) == 0,
+		  "[%s] %s: guest.unknown_syscalls %s\n%s", append, r->prog,
+		  jstr(rec, "guest.unknown_syscalls"), p.err);
+	cr_expect(jstr(rec, "guest.config.pti") && !strcmp(jstr(rec, "guest.config.pti"), r->pti),
+		  "[%s] guest.config.pti", append);
+	cr_expect(jstr(rec, "guest.config.ret") && !strcmp(jstr(rec, "guest.config.ret"), r->ret),
+		  "[%s] guest.config.ret", append);
+	cr_expect(jstr(rec, "guest.config.irq_return") &&
+			  !strcmp(jstr(rec, "guest.config.irq_return"), r->irq),
+		  "[%s] guest.config.irq_return", append);
+	json_object_put(rec);
+	proc_free(&p);
+}
+
+#define ALL8(name, line)                                                                     \
+	do {                                                                                 \
+		static struct i386_run v[8];                                                 \
+		for (int i = 0; i < 8; i++) {                                                \
+			snprintf(v[i].prog, sizeof(v[i].prog), "%s", name);                  \
+			snprintf(v[i].want, sizeof(v[i].want), "%s", line);                  \
+			snprintf(v[i].pti, sizeof(v[i].pti), "%s", configs[i].pti);          \
+			snprintf(v[i].ret, sizeof(v[i].ret), "%s", configs[i].ret);          \
+			snprintf(v[i].irq, sizeof(v[i].irq), "%s", configs[i].irq);          \
+		}                                                                            \
+		return cr_make_param_array(struct i386_run, v, 8);                           \
+	} while (0)
+
+/* Must-show: a static i386 hello runs on our kernel under all 8 variants. */
+ParameterizedTestParameters(i386, hello32)
+{
+	ALL8("hello32", "hello from i386");
+}
+ParameterizedTest(struct i386_run *r, i386, hello32, .timeout = 300)
+{
+	run_i386(r);
+}
+
+/* Must-show: the richer program (TLS through %gs, 32-bit signal frames, fork), all 8. */
+ParameterizedTestParameters(i386, i386check)
+{
+	ALL8("i386check", "i386check: 22 passed, 0 failed, 0 skipped");
+}
+ParameterizedTest(struct i386_run *r, i386, i386check, .timeout = 300)
+{
+	run_i386(r);
+}
