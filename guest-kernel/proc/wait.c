@@ -63,8 +63,14 @@ static bool wait_matches(const struct task *c, int pid, uint32_t options)
 		return false;
 	if (pgid && proc_job(c)->pgid != pgid)
 		return false;
-	/* __WCLONE: only children that signal their parent with something else than SIGCHLD. */
-	if (!(options & __WALL) && ((options & __WCLONE) != 0) != (c->exit_signal != SIGCHLD))
+	/*
+	 * __WCLONE: only children that signal their parent with something else
+	 * than SIGCHLD.  Not for a tracee of ours: its tracer waits for it
+	 * whatever its exit signal (Linux eligible_child), e.g. a child
+	 * tracing its own parent, which never signals it on exit.
+	 */
+	if (!(options & __WALL) && !(c->tracer && c->tracer->tgid == current->tgid) &&
+	    ((options & __WCLONE) != 0) != (c->exit_signal != SIGCHLD))
 		return false;
 	return true;
 }

@@ -6,7 +6,8 @@
  *     the signal delivers it;
  *   - a running tracee is not stopped: GETREGS is ESRCH; so is CONT on a
  *     child nobody traces; a second PTRACE_TRACEME is EPERM;
- *   - PTRACE_KILL and SIGKILL end a stopped tracee with SIGKILL.
+ *   - PTRACE_KILL and SIGKILL end a stopped tracee with SIGKILL;
+ *   - a child attached to its own parent waits for it like a child.
  */
 #include <errno.h>
 #include <signal.h>
@@ -140,6 +141,30 @@ static void killing(void)
 		  "status %#x", st);
 }
 
+
+/*
+ * A child attaches to its own parent, which waits for it (Linux's
+ * mov_ss_trap selftest sets its watchpoints so): the child's waitpid sees
+ * the parent's SIGSTOP stop, although the parent is no child of its and
+ * would never signal it on exit; DETACH lets the parent reap the child.
+ */
+static void attach_parent(void)
+{
+	pid_t parent = getpid(), child = fork();
+	int st = 0;
+
+	if (child == 0) {
+		if (ptrace(PTRACE_ATTACH, parent, NULL, NULL))
+			_exit(2);
+		if (waitpid(parent, &st, 0) != parent || !WIFSTOPPED(st) || WSTOPSIG(st) != SIGSTOP)
+			_exit(3);
+		_exit(ptrace(PTRACE_DETACH, parent, NULL, NULL) ? 4 : 0);
+	}
+	el_expect("signals.attach_own_parent",
+		  waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		  "child status %#x (2: ATTACH failed, 3: its waitpid for the parent, 4: DETACH)",
+		  st);
+}
 void pt_signals(void)
 {
 	signal(SIGUSR1, on_usr1);
@@ -148,6 +173,7 @@ void pt_signals(void)
 	delivery_stops();
 	errors();
 	killing();
+	attach_parent();
 	signal(SIGUSR1, SIG_DFL);
 	signal(SIGUSR2, SIG_DFL);
 }
