@@ -46,6 +46,7 @@ static const struct {
 	{1, IST_DB, 0},  /* #DB */
 	{2, IST_NMI, 0}, /* NMI */
 	{3, 0, 1},       /* #BP: INT3 from user mode */
+	{4, 0, 1},       /* #OF: INT $4 from user mode traps (SIGSEGV after it), as Linux */
 	{8, IST_DF, 0},  /* #DF */
 	{18, IST_MC, 0}, /* #MC */
 };
