@@ -4,7 +4,9 @@
  * One chain of three table pages makes every alias: the PML4 entry at
  * ESPFIX_PGD_SLOT -> a PDPT whose first four entries (4 GiB) -> one page
  * directory whose 512 entries -> one page table whose every 16th entry
- * (one per 64 KiB) -> espfix_page, read-only, supervisor, NX, not global.
+ * (one per 64 KiB) -> espfix_page, read-only, supervisor, NX, and global as
+ * any kernel mapping outside the image is (pti_image_global(): without PTI
+ * and with PGE, as Linux's __PAGE_KERNEL_RO; never under PTI).
  * So ESPFIX_BASE + (x & 0xffff0000) + ESPFIX_FRAME_OFF is the frame for any
  * x.  The aliases are read-only for two reasons: nothing but the exit writes
  * the frame (through espfix_page, before the switch to the user CR3), and a
@@ -16,6 +18,7 @@
 #include "mm/frame.h"
 #include "mm/paging.h"
 #include "mm/pgtable.h"
+#include "mm/pti.h"
 #include "proc/process.h"
 
 uint64_t espfix_page[PAGE_SIZE / 8] __aligned(PAGE_SIZE);
@@ -44,7 +47,8 @@ void espfix_init(void)
 	if (kpaging.pml4[ESPFIX_PGD_SLOT] & PTE_P)
 		panic("espfix: PML4 slot %u is in use", ESPFIX_PGD_SLOT);
 	for (i = 0; i < PT_ENTRIES; i += ESPFIX_PT_STRIDE)
-		pt[i] = image_to_phys(espfix_page) | PTE_P | PTE_A | kpaging.nx;
+		pt[i] = image_to_phys(espfix_page) | PTE_P | PTE_A | kpaging.nx |
+			pti_image_global(ESPFIX_BASE);
 	for (i = 0; i < PT_ENTRIES; i++)
 		pd[i] = virt_to_phys(pt) | PTE_P | PTE_W | PTE_A;
 	for (i = 0; i < ESPFIX_PDPT_ENTRIES; i++)
