@@ -55,9 +55,7 @@ ParameterizedTestParameters(bochs_hwbp, matrix)
 	static struct hwbp_variant v[8];
 
 	for (int i = 0; i < 8; i++)
-		snprintf(v[i].append, sizeof(v[i].append), "pti=%s entry.ret=%s entry.irq_return=%s",
-			 i & 4 ? "on" : "off", i & 2 ? "sysret" : "iret",
-			 i & 1 ? "trampoline" : "direct");
+		el_variant_append(i, v[i].append, sizeof(v[i].append));
 	return cr_make_param_array(struct hwbp_variant, v, 8);
 }
 

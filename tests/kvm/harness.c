@@ -149,3 +149,24 @@ bool nested_mode(void)
 	engine_probe(&(struct engine_request){0}, &p);
 	return p.d.kind == ENGINE_NESTED;
 }
+
+const char *el_variant_pti(int i)
+{
+	return i & 4 ? "on" : "off";
+}
+
+const char *el_variant_ret(int i)
+{
+	return i & 2 ? "sysret" : "iret";
+}
+
+const char *el_variant_irq(int i)
+{
+	return i & 1 ? "trampoline" : "direct";
+}
+
+void el_variant_append(int i, char *buf, size_t len)
+{
+	snprintf(buf, len, "pti=%s entry.ret=%s entry.irq_return=%s", el_variant_pti(i),
+		 el_variant_ret(i), el_variant_irq(i));
+}

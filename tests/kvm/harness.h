@@ -7,6 +7,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct el_proc {
 	int status;  /* exit status, or 128+signal */
@@ -32,6 +33,21 @@ int record_count(const char *path);
 /* Dotted lookup: "guest.cpuid.pge"; NULL if absent. */
 struct json_object *jget(struct json_object *o, const char *path);
 const char *jstr(struct json_object *o, const char *path);
+
+/*
+ * The entry-variant matrix the suites run programs under: pti off/on x
+ * entry.ret iret/sysret x entry.irq_return direct/trampoline.  Variant i
+ * (0 .. EL_VARIANTS - 1) has pti=on with bit 2, entry.ret=sysret with bit 1
+ * and entry.irq_return=trampoline with bit 0: 0 is everything off, 7
+ * everything on.  The knob values are the boot parameters'
+ * (guest-kernel/config.c) and the record's guest.config.pti/ret/irq_return.
+ */
+#define EL_VARIANTS 8
+const char *el_variant_pti(int i);
+const char *el_variant_ret(int i);
+const char *el_variant_irq(int i);
+/* "pti=%s entry.ret=%s entry.irq_return=%s" of variant i, into buf. */
+void el_variant_append(int i, char *buf, size_t len);
 
 /*
  * True when `entrylab run` will use the nested runner here: the engine

@@ -27,23 +27,16 @@ struct compat_run {
 	char pti[4], ret[8], irq[12];
 };
 
-static const char *const knobs[8][3] = {
-	{"off", "iret", "direct"}, {"off", "iret", "trampoline"},
-	{"off", "sysret", "direct"}, {"off", "sysret", "trampoline"},
-	{"on", "iret", "direct"},   {"on", "iret", "trampoline"},
-	{"on", "sysret", "direct"}, {"on", "sysret", "trampoline"},
-};
-
 ParameterizedTestParameters(compat, compatcheck)
 {
-	static struct compat_run v[8];
+	static struct compat_run v[EL_VARIANTS];
 
-	for (int i = 0; i < 8; i++) {
-		snprintf(v[i].pti, sizeof(v[i].pti), "%s", knobs[i][0]);
-		snprintf(v[i].ret, sizeof(v[i].ret), "%s", knobs[i][1]);
-		snprintf(v[i].irq, sizeof(v[i].irq), "%s", knobs[i][2]);
+	for (int i = 0; i < EL_VARIANTS; i++) {
+		snprintf(v[i].pti, sizeof(v[i].pti), "%s", el_variant_pti(i));
+		snprintf(v[i].ret, sizeof(v[i].ret), "%s", el_variant_ret(i));
+		snprintf(v[i].irq, sizeof(v[i].irq), "%s", el_variant_irq(i));
 	}
-	return cr_make_param_array(struct compat_run, v, 8);
+	return cr_make_param_array(struct compat_run, v, EL_VARIANTS);
 }
 
 ParameterizedTest(struct compat_run *r, compat, compatcheck, .timeout = 300)

@@ -33,14 +33,6 @@ struct prog_run {
 	char pti[4], ret[8], irq[12];
 };
 
-static const struct {
-	const char *pti, *ret, *irq;
-} configs[8] = {
-	{"off", "iret", "direct"}, {"off", "iret", "trampoline"},
-	{"off", "sysret", "direct"}, {"off", "sysret", "trampoline"},
-	{"on", "iret", "direct"},   {"on", "iret", "trampoline"},
-	{"on", "sysret", "direct"}, {"on", "sysret", "trampoline"},
-};
 /* An orthogonal array over the three two-valued knobs. */
 static const int array4[4] = {0, 3, 5, 6};
 /* Both ends: everything off/iret/direct, everything on/sysret/trampoline. */
@@ -51,9 +43,9 @@ static void fill(struct prog_run *r, const char *prog, const char *args, int con
 	memset(r, 0, sizeof(*r));
 	snprintf(r->prog, sizeof(r->prog), "%s", prog);
 	snprintf(r->args, sizeof(r->args), "%s", args);
-	snprintf(r->pti, sizeof(r->pti), "%s", configs[config].pti);
-	snprintf(r->ret, sizeof(r->ret), "%s", configs[config].ret);
-	snprintf(r->irq, sizeof(r->irq), "%s", configs[config].irq);
+	snprintf(r->pti, sizeof(r->pti), "%s", el_variant_pti(config));
+	snprintf(r->ret, sizeof(r->ret), "%s", el_variant_ret(config));
+	snprintf(r->irq, sizeof(r->irq), "%s", el_variant_irq(config));
 }
 
 /* The lines of `out` that start with `tag` (e.g. "FAIL:"), at most cap bytes. */
@@ -140,7 +132,7 @@ static void run_program(const struct prog_run *r)
 #define ALL8(prog, args)                                                                     \
 	do {                                                                                 \
 		static struct prog_run v[8];                                                 \
-		for (int i = 0; i < 8; i++)                                                  \
+		for (int i = 0; i < EL_VARIANTS; i++)                                                  \
 			fill(&v[i], prog, args, i);                                          \
 		return cr_make_param_array(struct prog_run, v, 8);                           \
 	} while (0)

@@ -53,9 +53,9 @@ ParameterizedTestParameters(espfix, variants)
 	static struct variant v[8];
 
 	for (int i = 0; i < 8; i++) {
-		snprintf(v[i].pti, sizeof(v[i].pti), "%s", i & 4 ? "on" : "off");
-		snprintf(v[i].ret, sizeof(v[i].ret), "%s", i & 2 ? "sysret" : "iret");
-		snprintf(v[i].irq, sizeof(v[i].irq), "%s", i & 1 ? "trampoline" : "direct");
+		snprintf(v[i].pti, sizeof(v[i].pti), "%s", el_variant_pti(i));
+		snprintf(v[i].ret, sizeof(v[i].ret), "%s", el_variant_ret(i));
+		snprintf(v[i].irq, sizeof(v[i].irq), "%s", el_variant_irq(i));
 	}
 	return cr_make_param_array(struct variant, v, 8);
 }

@@ -30,15 +30,6 @@ struct i386_run {
 	char pti[4], ret[8], irq[12];
 };
 
-static const struct {
-	const char *pti, *ret, *irq;
-} configs[8] = {
-	{"off", "iret", "direct"}, {"off", "iret", "trampoline"},
-	{"off", "sysret", "direct"}, {"off", "sysret", "trampoline"},
-	{"on", "iret", "direct"},   {"on", "iret", "trampoline"},
-	{"on", "sysret", "direct"}, {"on", "sysret", "trampoline"},
-};
-
 static void run_i386(const struct i386_run *r)
 {
 	char append[96], name[96], prog[160];
@@ -88,12 +79,12 @@ static void run_i386(const struct i386_run *r)
 #define ALL8(name, line)                                                                     \
 	do {                                                                                 \
 		static struct i386_run v[8];                                                 \
-		for (int i = 0; i < 8; i++) {                                                \
+		for (int i = 0; i < EL_VARIANTS; i++) {                                                \
 			snprintf(v[i].prog, sizeof(v[i].prog), "%s", name);                  \
 			snprintf(v[i].want, sizeof(v[i].want), "%s", line);                  \
-			snprintf(v[i].pti, sizeof(v[i].pti), "%s", configs[i].pti);          \
-			snprintf(v[i].ret, sizeof(v[i].ret), "%s", configs[i].ret);          \
-			snprintf(v[i].irq, sizeof(v[i].irq), "%s", configs[i].irq);          \
+			snprintf(v[i].pti, sizeof(v[i].pti), "%s", el_variant_pti(i));          \
+			snprintf(v[i].ret, sizeof(v[i].ret), "%s", el_variant_ret(i));          \
+			snprintf(v[i].irq, sizeof(v[i].irq), "%s", el_variant_irq(i));          \
 		}                                                                            \
 		return cr_make_param_array(struct i386_run, v, 8);                           \
 	} while (0)
