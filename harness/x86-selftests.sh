@@ -29,7 +29,8 @@
 # A test's exit status: 0 passed, 1 failed, 4 skipped (kselftest's KSFT_SKIP),
 # 128+N killed by signal N; else entrylab's run status ("guest-crash": the kernel
 # died, "timeout": the guest outlived -t), or "refused-RC" when entrylab would
-# not run it.
+# not run it (entrylab exit 124 without a summary line, a boot that timed out, is
+# "timeout" too).
 set -eu
 
 me=x86-selftests.sh
@@ -107,7 +108,7 @@ run_one() {
 	line=$(grep '^entrylab run ' "$base.out" | tail -1)
 	case $line in
 	*", exit status "*) status=$(echo "$line" | sed 's/.*, exit status \([0-9]*\).*/\1/') ;;
-	"") status="refused-$rc" ;;
+	"") if [ "$rc" = 124 ]; then status=timeout; else status="refused-$rc"; fi ;;
 	*) status=$(echo "$line" | sed 's/^entrylab run [^ ]*: \([a-z-]*\).*/\1/') ;;
 	esac
 	ok=$(grep -c '^\[OK\]' "$base.out" || true)
