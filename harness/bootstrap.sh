@@ -23,6 +23,9 @@ packages="build-essential cmake pkg-config git libjson-c-dev libelf-dev zlib1g-d
 liburing-dev libseccomp-dev libinih-dev libcriterion-dev musl-tools gcc-multilib \
 qemu-system-x86 qemu-utils busybox-static bash-static cpio xz-utils zstd kmod clang-14 \
 libclang-rt-14-dev bochs bochsbios vgabios bochs-term grub-pc-bin grub-common xorriso mtools"
+# The test job builds Linux's x86 selftests from this (harness/x86-selftests.sh):
+# installed here, before the build, so no package changes while tests run.
+if [ "$job" = test ]; then packages="$packages linux-source-6.1"; fi
 
 missing=""
 for p in $packages; do

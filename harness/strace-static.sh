@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds a static strace from Debian's source package, unmodified, for the
+# Builds a static strace from Debian's source package (unmodified but for one
+# rename a newer linux-libc-dev needs, below), for the
 # guest kernel's ptrace tests (tests/kvm: strace -f inside the guest).
 #
 #   harness/strace-static.sh CACHEDIR
@@ -89,6 +90,15 @@ sandbox=
 	cannot "apt-get source strace failed (no network to the archive?): $(tail -n 3 "$work/apt-source.log")"
 src=$(cd "$work" && for d in strace-*/; do echo "${d%/}"; break; done)
 [ -d "$work/$src" ] || die "apt-get source left no strace-* directory"
+
+# Debian 12's linux-libc-dev from 6.1.192 on carries Linux's later uapi
+# nexthop.h, where struct nexthop_grp's resvd1 became weight_high; strace 6.1's
+# rtnl_nh.c still names resvd1 and does not compile.  Follow the header: the
+# one change to the source, made only when the installed header needs it.
+if grep -q 'weight_high' /usr/include/linux/nexthop.h 2>/dev/null &&
+	grep -q 'resvd1' "$work/$src/src/rtnl_nh.c"; then
+	sed -i 's/resvd1/weight_high/g' "$work/$src/src/rtnl_nh.c"
+fi
 
 # Static, 64-bit personality only, no stack tracing, no SELinux contexts.
 mkdir "$work/build"

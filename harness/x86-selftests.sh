@@ -62,7 +62,8 @@ build() {
 	done
 	if [ ! -f "$src_tar" ]; then
 		[ "$(id -u)" = 0 ] || cannot "$src_tar is missing and installing linux-source-6.1 needs root"
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q linux-source-6.1 >&2 ||
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+			linux-source-6.1 >&2 ||
 			cannot "apt-get install linux-source-6.1 failed"
 	fi
 	rm -rf "$cache/src" "$cache/bin" "$cache/.complete"
