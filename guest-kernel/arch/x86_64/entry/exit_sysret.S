@@ -22,14 +22,6 @@
  *              execute breakpoint armed (ptrace, hw_breakpoint.c), which
  *              adds RF to the tested bits (exit_sysret_flags_mask), so its
  *              frames with RF take the IRET;
-| 2).  CPUs
- *              push RF=1 for every fault-class exception (KVM's event
- *              injection does the same; QEMU TCG does not), so requiring it
- *              clear would rule out page faults on hardware.  RF only
- *              suppresses an instruction breakpoint on the resumed
- *              instruction, and this kernel never arms one (DR7 is never
- *              written: ptrace accepts only zeroes for it): it is dropped
- *              without a trace;
  *   RIP        below TASK_SIZE_MAX (so canonical): the trampoline's RET must
  *              fault, if at all, where IRET would have;
  *   RSP        room for the 24 bytes below the red zone (any alignment: CR0.AM
