@@ -20,6 +20,7 @@
 #define EXP_MAX_METRICS METRIC_MAX_CHOSEN
 #define EXP_NAME_MAX 48
 #define EXP_METRIC_MAX 64
+#define EXP_MAX_HOSTS 32
 
 /* The keys of both section kinds; exp_keys[] (experiment_parse.c) says where each is allowed. */
 enum exp_key {
@@ -92,14 +93,35 @@ struct exp_variant {
 	unsigned nfiles;
 };
 
+/*
+ * [host CLASS]: one host class of a fleet (docs/fleet.md): the Slurm
+ * constraint that routes its tasks to nodes (default: CLASS itself) and,
+ * with expect = VENDOR FAMILY MODEL, the CPU those nodes must have; a task
+ * that lands on another CPU is recorded unsupported (fleet_task.c).
+ */
+struct exp_host {
+	char name[EXP_NAME_MAX];
+	int line; /* of the [host CLASS] header */
+	struct exp_value constraint, expect;
+	/* resolved by experiment_check() */
+	bool has_expect;
+	char vendor[13]; /* "GenuineIntel", as CPUID leaf 0 spells it */
+	unsigned family, model; /* decoded with the extended fields (host_decode_signature) */
+};
+
 struct el_experiment {
 	char *path;
+	/* relative kernel = and file = names are taken from this file's directory: path,
+	   or the original of the copy a fleet directory keeps (experiment_load_as) */
+	char *origin;
 	int line; /* of the [experiment] header, 0 if there is none */
 	bool read_ok; /* the file could be read (problems or not) */
 	struct exp_value kv[EK_COUNT];
 	struct exp_files file_kv; /* file = lines of [experiment]: every variant's */
 	struct exp_variant variants[EXP_MAX_VARIANTS];
 	unsigned nvariants;
+	struct exp_host hosts[EXP_MAX_HOSTS];
+	unsigned nhosts;
 	/* resolved by experiment_check() */
 	const char *name, *description, *seed;
 	const char *events;   /* NULL = none */
@@ -134,7 +156,14 @@ const char *experiment_key_name(enum exp_key k);
  * number of problems (0: *exp is ready; free it in any case).
  */
 int experiment_load(const char *path, struct el_experiment *exp, FILE *err);
+/* experiment_load, relative names resolved against origin's directory (NULL: path's). */
+int experiment_load_as(const char *path, const char *origin, struct el_experiment *exp,
+		       FILE *err);
 void experiment_free(struct el_experiment *exp);
+/* Index of the [host CLASS] called name, -1 if none. */
+int experiment_host(const struct el_experiment *exp, const char *name);
+/* "GenuineIntel 6 85" into h (vendor, family, model; decimal or 0x hex).  0 or -1. */
+int experiment_parse_expect(const char *text, struct exp_host *h);
 
 /* experiment_parse.c: the file into exp->kv/variants; problems counted. */
 int experiment_parse(const char *path, struct el_experiment *exp, FILE *err);

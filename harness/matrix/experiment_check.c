@@ -228,6 +228,7 @@ struct el_experiment *e, FILE *err)
 	if (e->nvariants)
 		resolve_baselines(&c);
 	check_report_keys(&c);
+	check_hosts(&c);
 	free(c.events_buf);
 	return c.problems;
 }

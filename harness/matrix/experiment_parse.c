@@ -52,7 +52,7 @@ static const struct {
 /* inih's line buffer (INI_MAX_LINE, compiled into the library): room for '\n' and NUL. */
 #define LINE_ROOM 2
 
-enum section_kind { SEC_NONE, SEC_EXPERIMENT, SEC_VARIANT, SEC_BAD };
+enum section_kind { SEC_NONE, SEC_EXPERIMENT, SEC_VARIANT, SEC_HOST, SEC_BAD };
 
 struct parse_ctx {
 	struct el_experiment *exp;
@@ -64,6 +64,7 @@ struct parse_ctx {
 	int last_problem_line;
 	enum section_kind kind;
 	struct exp_variant *var;
+	struct exp_host *host;
 };
 
 const char *experiment_key_name(enum exp_key k)
@@ -103,6 +104,75 @@ static bool name_ok(const char *s, size_t len)
 	return true;
 }
 
+/* The NAME of "[kind NAME]": blanks around it dropped; its length. */
+static size_t trim_name(const char **name, const char *end)
+{
+	size_t len;
+
+	while (isblank((unsigned char)**name))
+		(*name)++;
+	len = (size_t)(end - *name);
+	while (len && isblank((unsigned char)(*name)[len - 1]))
+		len--;
+	return len;
+}
+
+/* [host CLASS]: a fleet's host class (experiment.h, struct exp_host). */
+static void host_begin(struct parse_ctx *c, const char *name, const char *end)
+{
+	size_t len = trim_name(&name, end);
+	struct exp_host *h;
+
+	if (!name_ok(name, len)) {
+		problem(c, c->line, "host class '%.*s' is not a word of at most %d letters, digits "
+			"and ._-+; rename it", (int)len, name, EXP_NAME_MAX - 1);
+		return;
+	}
+	for (unsigned i = 0; i < c->exp->nhosts; i++) {
+		h = &c->exp->hosts[i];
+		if (strlen(h->name) == len && !memcmp(h->name, name, len)) {
+			problem(c, c->line, "[host %s] is defined twice (first at line %d); merge "
+				"the two", h->name, h->line);
+			return;
+		}
+	}
+	if (c->exp->nhosts == EXP_MAX_HOSTS) {
+		problem(c, c->line, "more than %d host classes; split the fleet", EXP_MAX_HOSTS);
+		return;
+	}
+	h = &c->exp->hosts[c->exp->nhosts++];
+	memcpy(h->name, name, len);
+	h->name[len] = '\0';
+	h->line = c->line;
+	c->host = h;
+	c->kind = SEC_HOST;
+}
+
+/* constraint = and expect = of a [host CLASS] (its only keys). */
+static int host_pair(struct parse_ctx *c, const char *name, const char *value)
+{
+	struct exp_value *slot = !strcmp(name, "constraint") ? &c->host->constraint
+			       : !strcmp(name, "expect")     ? &c->host->expect
+							     : NULL;
+
+	if (!slot) {
+		problem(c, c->line, "unknown key '%s' in [host %s]; the keys there are: constraint "
+			"expect", name, c->host->name);
+		return 1;
+	}
+	if (slot->text) {
+		problem(c, c->line, "'%s' is given twice in [host %s] (first at line %d); keep one",
+			name, c->host->name, slot->line);
+		return 1;
+	}
+	slot->line = c->line;
+	if (!(slot->text = strdup(value ? value : ""))) {
+		problem(c, c->line, "out of memory");
+		return 0;
+	}
+	return 1;
+}
+
 static void section_begin(struct parse_ctx *c, const char *s)
 {
 	const char *end = strchr(s, ']');
@@ -125,16 +195,16 @@ static void section_begin(struct parse_ctx *c, const char *s)
 		c->kind = SEC_EXPERIMENT;
 		return;
 	}
+	if (len > 5 && !memcmp(s, "host", 4) && isblank((unsigned char)s[4])) {
+		host_begin(c, s + 5, end);
+		return;
+	}
 	if (len > 8 && !memcmp(s, "variant", 7) && isblank((unsigned char)s[7])) {
 		const char *name = s + 8;
 		struct exp_variant *v;
 		int dup;
 
-		while (isblank((unsigned char)*name))
-			name++;
-		len = (size_t)(end - name);
-		while (len && isblank((unsigned char)name[len - 1]))
-			len--;
+		len = trim_name(&name, end);
 		if (!name_ok(name, len)) {
 			problem(c, c->line,
 				"variant name '%.*s' is not a word of at most %d letters, "
@@ -166,8 +236,8 @@ static void section_begin(struct parse_ctx *c, const char *s)
 		c->kind = SEC_VARIANT;
 		return;
 	}
-	problem(c, c->line, "unknown section [%.*s]; the sections are [experiment] and "
-		"[variant NAME]", (int)len, s);
+	problem(c, c->line, "unknown section [%.*s]; the sections are [experiment], "
+		"[variant NAME] and [host CLASS]", (int)len, s);
 }
 
 /* Our fgets for inih: one physical line per call, counted, headers noted. */
@@ -212,6 +282,8 @@ static int on_pair(void *user, const char *section, const char *name, const char
 			"[variant NAME]", name);
 		return 1;
 	}
+	if (c->kind == SEC_HOST)
+		return host_pair(c, name, value);
 	where = c->kind == SEC_EXPERIMENT ? IN_EXP : IN_VAR;
 	for (k = 0; k < EK_COUNT; k++)
 		if (!strcmp(exp_keys[k].name, name))
@@ -307,15 +379,36 @@ void experiment_free(struct el_experiment *exp)
 		free(exp->variants[i].append);
 		free(exp->variants[i].kernel);
 	}
+	for (unsigned i = 0; i < exp->nhosts; i++) {
+		free(exp->hosts[i].constraint.text);
+		free(exp->hosts[i].expect.text);
+	}
+	free(exp->origin);
 	free(exp->path);
 	memset(exp, 0, sizeof(*exp));
 }
 
+int experiment_host(const struct el_experiment *exp, const char *name)
+{
+	for (unsigned i = 0; i < exp->nhosts; i++)
+		if (!strcmp(exp->hosts[i].name, name))
+			return (int)i;
+	return -1;
+}
+
 int experiment_load(const char *path, struct el_experiment *exp, FILE *err)
+{
+	return experiment_load_as(path, NULL, exp, err);
+}
+
+int experiment_load_as(const char *path, const char *origin, struct el_experiment *exp,
+		       FILE *err)
 {
 	int n;
 
 	memset(exp, 0, sizeof(*exp));
+	if (origin && !(exp->origin = strdup(origin)))
+		return 1;
 	n = experiment_parse(path, exp, err);
 	/* Value problems too, so that one pass over the file fixes all of it. */
 	return exp->read_ok ? n + experiment_check(exp, err) : n;

@@ -48,4 +48,7 @@ void check_args(struct check_ctx *c, const char *bench, const char *args, int ar
 /* The seed_* keys (experiment_seed.c), after the variants are resolved. */
 void check_seed_scale(struct check_ctx *c);
 
+/* experiment_host.c: each [host CLASS]'s constraint and expect. */
+void check_hosts(struct check_ctx *c);
+
 #endif

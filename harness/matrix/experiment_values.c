@@ -269,7 +269,8 @@ bool check_region(struct check_ctx *c, const struct exp_value *v, enum el_region
  */
 char *check_kernel(struct check_ctx *c, const struct exp_value *v)
 {
-	const char *path = c->exp->path, *slash = strrchr(path, '/');
+	const char *path = c->exp->origin ? c->exp->origin : c->exp->path;
+	const char *slash = strrchr(path, '/');
 	char joined[4096], *abs;
 	int n;
 
@@ -306,7 +307,8 @@ char *check_kernel(struct check_ctx *c, const struct exp_value *v)
  */
 bool check_file(struct check_ctx *c, const struct exp_value *v, struct el_file *out)
 {
-	const char *path = c->exp->path, *slash = strrchr(path, '/');
+	const char *path = c->exp->origin ? c->exp->origin : c->exp->path;
+	const char *slash = strrchr(path, '/');
 	char why[512], dir[4096], *base = NULL;
 	int n = 0;
 
