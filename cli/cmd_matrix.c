@@ -14,6 +14,7 @@
 #include "cmd_matrix.h"
 #include "commands.h"
 #include "engine.h"
+#include "fleet.h"
 #include "parse_num.h"
 #include "matrix.h"
 #include "metric.h"
@@ -25,6 +26,7 @@ enum {
 	OPT_JSON = 256, OPT_ONLY, OPT_NESTED, OPT_NO_NESTED, OPT_NO_WARM, OPT_TIMEOUT, OPT_DRY_RUN,
 	OPT_ARGS,
 	OPT_TRACE, OPT_RESUME, OPT_DONE_RUNS, OPT_SCALE, OPT_ENGINE, OPT_CPU_MODEL,
+	OPT_EMIT, OPT_HOSTS, OPT_RUN_ONE, OPT_TASK, OPT_COLLECT,
 };
 
 static const struct option matrix_options[] = {
@@ -46,6 +48,11 @@ static const struct option matrix_options[] = {
 	{"scale", required_argument, 0, OPT_SCALE},
 	{"engine", required_argument, 0, OPT_ENGINE},
 	{"cpu-model", required_argument, 0, OPT_CPU_MODEL},
+	{"emit", required_argument, 0, OPT_EMIT},
+	{"hosts", required_argument, 0, OPT_HOSTS},
+	{"run-one", required_argument, 0, OPT_RUN_ONE},
+	{"task", required_argument, 0, OPT_TASK},
+	{"collect", required_argument, 0, OPT_COLLECT},
 	{"verbose", no_argument, 0, 'v'},
 	{"help", no_argument, 0, 'h'},
 	{0, 0, 0, 0},
@@ -80,6 +87,17 @@ static void matrix_usage(FILE *f)
 		"                        other than host are recorded unsupported)\n"
 		"      --resume DIR      continue an interrupted matrix: the runs DIR/plan.json\n"
 		"                        plans that have no record yet; then the report again\n"
+		"      --emit slurm|parallel DIR  write the runs as jobs instead of running\n"
+		"                        them: one Slurm job array per host class (or a GNU\n"
+		"                        parallel task list), DIR/submit.sh, docs/fleet.md\n"
+		"      --hosts A,B       the host classes (Slurm constraints, or [host CLASS]\n"
+		"                        sections of the file); each runs every variant\n"
+		"      --run-one DIR --task ID  run one task of an emitted fleet (its job\n"
+		"                        scripts do): its record to DIR/parts/task-ID.json\n"
+		"      --collect DIR     merge DIR's parts: runs.jsonl, the report per host\n"
+		"                        class; names each missing or failed task and the\n"
+		"                        command that runs it again (exit 1: tasks missing,\n"
+		"                        2: some failed)\n"
 		"  -v                    guest console and program output on stderr\n"
 		"On SIGINT or SIGTERM the boot in flight is abandoned, the report of the runs\n"
 		"kept is written, and the exit status is 128 + the signal (130 for Ctrl-C).\n");
@@ -91,11 +109,63 @@ static int bad(const char *fix, const char *what, const char *arg)
 	return EL_EXIT_USAGE;
 }
 
+/*
+ * The fleet modes' rules (fleet.h): --run-one DIR --task ID and --collect
+ * DIR take everything else from DIR/plan.json (only -v besides); --emit
+ * takes the options that shape the runs, not those of where and how a
+ * matrix runs here.  -1: not a fleet mode, or --emit with nothing against
+ * it (the experiment is checked as for any matrix); else 0 or EL_EXIT_USAGE.
+ */
+static int fleet_options(int argc, char **argv, const struct matrix_opts *o)
+{
+	struct matrix_opts rest = *o;
+	static const struct matrix_opts none;
+
+	if (o->hosts && !o->emit)
+		return bad("add --emit slurm DIR (or parallel), or drop --hosts", "--hosts is for "
+			   "--emit:", o->hosts);
+	if (o->task_given && !o->run_one)
+		return bad("add --run-one DIR, or drop --task", "--task is for --run-one:", "--task");
+	if (o->emit) {
+		const char *clash = o->output	   ? "-o"
+				    : o->resume	   ? "--resume"
+				    : o->dry_run   ? "--dry-run"
+				    : o->cold	   ? "--no-warm"
+				    : o->nested	   ? "--nested/--no-nested"
+				    : o->run_one   ? "--run-one"
+				    : o->collect   ? "--collect"
+						   : NULL;
+
+		if (clash)
+			return bad("drop it: each task runs where its engine puts it, and DIR "
+				   "holds everything", "--emit does not go with", clash);
+		return -1;
+	}
+	if (!o->run_one && !o->collect)
+		return -1;
+	if (o->run_one && o->collect)
+		return bad("choose one", "--run-one and --collect both given:", o->collect);
+	if (o->run_one && !o->task_given)
+		return bad("add --task ID (the job scripts pass it)", "--run-one needs --task:",
+			   o->run_one);
+	if (optind != argc)
+		return bad("drop it: DIR/plan.json names the experiment", "--run-one and "
+			   "--collect take no EXPERIMENT, got", argv[optind]);
+	rest.run_one = rest.collect = NULL;
+	rest.task = 0;
+	rest.task_given = rest.verbose = false;
+	if (memcmp(&rest, &none, sizeof(rest)))
+		return bad("drop the other options: the ones DIR/plan.json saved apply",
+			   "--run-one and --collect take only -v (and --task) besides DIR:",
+			   o->run_one ? o->run_one : o->collect);
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct matrix_opts *o)
 {
 	uint64_t v;
 	char *end;
-	int opt;
+	int opt, rc;
 
 	optind = 0; /* a full reset: --resume parses a second argv */
 	while ((opt = getopt_long(argc, argv, "r:n:o:x:vh", matrix_options, NULL)) != -1) {
@@ -130,6 +200,26 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 			o->bochs = !strcmp(optarg, "bochs");
 			break;
 		case OPT_CPU_MODEL: o->cpu_model = optarg; break;
+		case OPT_EMIT:
+			/* --emit ENGINE DIR: the directory is the next word */
+			if (fleet_engine_parse(optarg, &o->emit_engine))
+				return bad("give --emit slurm DIR or --emit parallel DIR", "--emit is not "
+					   "an engine:", optarg);
+			if (optind >= argc || argv[optind][0] == '-' || !argv[optind][0])
+				return bad("give the directory after the engine: --emit slurm DIR",
+					   "--emit has no DIR after", optarg);
+			o->emit = argv[optind++];
+			break;
+		case OPT_HOSTS: o->hosts = optarg; break;
+		case OPT_RUN_ONE: o->run_one = optarg; break;
+		case OPT_COLLECT: o->collect = optarg; break;
+		case OPT_TASK:
+			if (el_parse_u64(optarg, 0, FLEET_MAX_TASKS - 1, &v))
+				return bad("give the task's number from DIR/plan.json, e.g. --task 3",
+					   "--task is not a task number:", optarg);
+			o->task = (long)v;
+			o->task_given = true;
+			break;
 		case OPT_SCALE:
 			if (strcmp(optarg, "seed"))
 				return bad("the one scale is --scale seed (the experiment's "
@@ -172,6 +262,8 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 			return bad("drop --trace, --nested and --no-nested", "--engine bochs runs "
 				   "Bochs here, not QEMU or the nested runner:", "--engine bochs");
 	}
+	if ((rc = fleet_options(argc, argv, o)) >= 0)
+		return rc;
 	if (o->resume)
 		return o->json && o->csv_sep ? bad("choose one output format", "--json and -x both "
 						   "given:", "-x") : 0;
@@ -185,10 +277,10 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 	if (o->json && o->csv_sep)
 		return bad("choose one output format", "--json and -x both given:", "-x");
 	/* A trace is deterministic (repeats give the same counts) and TCG by design. */
-	if (o->trace && o->repeat) {
+	if (o->trace && o->repeat && !o->emit && !o->fleet) {
 		fprintf(stderr, "entrylab matrix: -r with --trace: a trace is deterministic, "
 				"repeats give the same counts; drop -r (--trace runs each variant "
-				"once)\n");
+				"once; a fleet, --emit, may repeat it on many hosts)\n");
 		return EL_EXIT_USAGE;
 	}
 	if (o->trace && o->nested == EL_NESTED_FORCE) {
@@ -197,6 +289,11 @@ static int parse_options(int argc, char **argv, struct matrix_opts *o)
 		return EL_EXIT_USAGE;
 	}
 	return 0;
+}
+
+int cmd_matrix_options(int argc, char **argv, struct matrix_opts *o)
+{
+	return parse_options(argc, argv, o);
 }
 
 /* The nested session must outlive every boot of the matrix, not just one -r. */
@@ -216,7 +313,7 @@ static bool trace_term(const struct metric_term *t)
  * file's metrics a trace can give.  A trace has no PMU and no timed region
  * (its records' region is null): the other metrics are left out, said once.
  */
-static void trace_metrics(const struct el_experiment *e, struct report *r)
+static void trace_metrics(const struct el_experiment *e, struct report *r, bool quiet)
 {
 	char dropped[512] = "", err[256];
 	size_t o = 0;
@@ -239,7 +336,7 @@ static void trace_metrics(const struct el_experiment *e, struct report *r)
 					      o ? ", " : "", e->metrics[i]);
 		}
 	}
-	if (dropped[0] || e->events)
+	if ((dropped[0] || e->events) && !quiet)
 		fprintf(stderr, "entrylab matrix: --trace counts instructions exactly, by "
 				"privilege; it has no PMU events%s%s%s and no timed region, so these "
 				"metrics are left out: %s\n", e->events ? " (" : "",
@@ -247,18 +344,13 @@ static void trace_metrics(const struct el_experiment *e, struct report *r)
 			dropped[0] ? dropped : "none");
 }
 
-static void print_report(const struct matrix *m, struct report *r, const char *output)
+void cmd_matrix_columns(const struct matrix *m, struct report *r, bool quiet)
 {
 	const struct el_experiment *e = &m->exp;
-	char err[256], runs[96];
+	char err[256];
 
 	if (m->o.trace)
-		snprintf(runs, sizeof(runs), "traced once per variant under QEMU TCG (exact "
-			 "instruction counts)");
-	else
-		snprintf(runs, sizeof(runs), "%u run(s) per variant", m->repeat);
-	if (m->o.trace)
-		trace_metrics(e, r);
+		trace_metrics(e, r, quiet);
 	for (unsigned i = 0; i < e->nmetrics && !m->o.trace; i++) {
 		const char *events[EL_MAX_COUNTERS];
 		char buf[512], *save, *tok;
@@ -286,6 +378,20 @@ static void print_report(const struct matrix *m, struct report *r, const char *o
 					      sizeof(err));
 		}
 	}
+}
+
+static void print_report(const struct matrix *m, struct report *r, const char *output)
+{
+	const struct el_experiment *e = &m->exp;
+	char runs[96];
+
+	if (m->o.trace && m->repeat == 1)
+		snprintf(runs, sizeof(runs), "traced once per variant under QEMU TCG (exact "
+			 "instruction counts)");
+	else
+		snprintf(runs, sizeof(runs), "%u %s per variant", m->repeat,
+			 m->o.trace ? "trace(s)" : "run(s)");
+	cmd_matrix_columns(m, r, false);
 	if (m->o.json) {
 		report_print_json(stdout, r);
 		return;
@@ -338,6 +444,14 @@ static int resume_options(struct matrix *m, struct matrix_saved *s)
 	if ((rc = matrix_plan_read(given.resume, s)))
 		return rc;
 	memset(&m->o, 0, sizeof(m->o));
+	/* a fleet's plan, resumed by a fleet task in the nested runner (matrix_fleet.c) */
+	m->o.fleet = json_object_object_get_ex(s->obj, "fleet", NULL);
+	if (m->o.fleet && !nested_is_inner()) {
+		fprintf(stderr, "entrylab matrix: --resume %s: this is a fleet's plan: its tasks run "
+				"through %s/submit.sh (or --run-one DIR --task ID), and --collect %s "
+				"merges them\n", given.resume, given.resume, given.resume);
+		return EL_EXIT_USAGE;
+	}
 	if ((rc = parse_options(s->argc, s->argv, &m->o))) {
 		fprintf(stderr, "entrylab matrix: --resume %s: the options saved in %s (%s) do not "
 				"parse (above); resume with the entrylab that started it\n",
@@ -373,12 +487,18 @@ int cmd_matrix(int argc, char **argv)
 		free(command);
 		return EL_EXIT_VMM;
 	}
-	if ((rc = parse_options(argc, argv, &m->o)) ||
-	    (m->o.resume && (rc = resume_options(m, &saved))) ||
+	if ((rc = parse_options(argc, argv, &m->o)))
+		goto out;
+	if (m->o.run_one || m->o.collect) {
+		rc = m->o.run_one ? matrix_fleet_run_one(&m->o) : matrix_fleet_collect(&m->o);
+		goto out;
+	}
+	if ((m->o.resume && (rc = resume_options(m, &saved))) ||
 	    (rc = experiment_resolve(m->o.experiment, m->path, sizeof(m->path)) ? EL_EXIT_USAGE
 										: 0))
 		goto out;
-	if (experiment_load(m->path, &m->exp, stderr)) {
+	if (experiment_load_as(m->path, m->o.resume ? fleet_origin(&saved) : NULL, &m->exp,
+			       stderr)) {
 		fprintf(stderr, "entrylab matrix: %s has problems (above); nothing was run\n",
 			m->path);
 		rc = EL_EXIT_USAGE;
@@ -391,6 +511,10 @@ int cmd_matrix(int argc, char **argv)
 	if ((rc = matrix_plan(m)) ||
 	    (m->o.resume && (rc = matrix_plan_matches(m, &saved, m->o.resume))))
 		goto out;
+	if (m->o.emit) {
+		rc = matrix_fleet_emit(m, command, argc, argv);
+		goto out;
+	}
 	/* --trace needs no KVM: QEMU TCG here, so never the nested runner. */
 	if ((rc = engine_select("matrix", &(struct engine_request){.bochs = m->o.bochs,
 								   .trace = m->o.trace,

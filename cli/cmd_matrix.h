@@ -31,4 +31,25 @@ int matrix_session_host(struct matrix *m, const struct matrix_saved *s, const ch
 /* Inside the nested VM: the plan's runs not done yet, records to the inner output file. */
 int matrix_session_inner(struct matrix *m, const struct matrix_saved *s);
 
+/*
+ * A fleet task's runs (m->done marks all others) on this host: natively,
+ * or in one nested VM that resumes dir's plan; records appended to
+ * records.  SIGINT/SIGTERM abandon the boot in flight (128 + signal).
+ */
+int matrix_session_task(struct matrix *m, const char *dir, const char *records,
+			const char *nested_why, double boot_timeout_s);
+
+/* cmd_matrix.c: the options parser, for a plan's saved argv (matrix_fleet.c). */
+int cmd_matrix_options(int argc, char **argv, struct matrix_opts *o);
+/*
+ * cmd_matrix.c: the report's columns as the experiment and options choose
+ * them (--trace: instruction counts; a note on stderr unless quiet).
+ */
+void cmd_matrix_columns(const struct matrix *m, struct report *r, bool quiet);
+
+/* matrix_fleet.c: --emit, --run-one and --collect (harness/matrix/fleet.h). */
+int matrix_fleet_emit(struct matrix *m, const char *command, int argc, char **argv);
+int matrix_fleet_run_one(const struct matrix_opts *given);
+int matrix_fleet_collect(const struct matrix_opts *given);
+
 #endif

@@ -223,7 +223,7 @@ int matrix_session_host(struct matrix *m, const struct matrix_saved *s, const ch
 			rc = EL_EXIT_VMM;
 	} else {
 		rc = matrix_dir_create(m, &d);
-		if (!rc && matrix_plan_save(m, &d, command, argc, argv))
+		if (!rc && matrix_plan_save(m, &d, command, argc, argv, NULL))
 			rc = EL_EXIT_USAGE;
 	}
 	if (rc) {
@@ -271,5 +271,28 @@ int matrix_session_inner(struct matrix *m, const struct matrix_saved *s)
 	rc = matrix_exec(m, &out);
 	if (record_out_close(&out))
 		rc = EL_EXIT_VMM;
+	return rc;
+}
+
+int matrix_session_task(struct matrix *m, const char *dir, const char *records,
+			const char *nested_why, double boot_timeout_s)
+{
+	struct matrix_dir d;
+	int rc, sig;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.dir, sizeof(d.dir), "%s", dir);
+	snprintf(d.plan, sizeof(d.plan), "%s/%s", dir, MATRIX_PLAN_FILE);
+	snprintf(d.runs, sizeof(d.runs), "%s", records);
+	if ((rc = record_out_open(&d.out, "matrix", records)))
+		return rc;
+	matrix_signal_install();
+	rc = nested_why ? run_nested(m, &d, nested_why, boot_timeout_s) : matrix_exec(m, &d.out);
+	sig = matrix_signal_stopped();
+	if (record_out_close(&d.out) && (!rc || sig))
+		rc = EL_EXIT_VMM;
+	else if (sig)
+		rc = 128 + sig;
+	matrix_signal_restore();
 	return rc;
 }

@@ -22,6 +22,8 @@
 
 #define MATRIX_MAX_ARGV (96 + 2 * (int)EL_FILES_MAX) /* room for a --file pair per file = */
 
+enum fleet_engine { FLEET_SLURM, FLEET_PARALLEL };
+
 struct matrix_opts {
 	const char *experiment; /* as typed */
 	int experiment_arg;     /* its index in argv */
@@ -43,6 +45,14 @@ struct matrix_opts {
 	bool scale_seed;        /* --scale seed: the file's seed_* sizes (experiment_scale_seed) */
 	bool bochs;             /* --engine bochs: every boot under Bochs (harness/bochs/) */
 	const char *cpu_model;  /* --cpu-model, with --engine bochs */
+	const char *emit;       /* --emit ENGINE DIR: DIR (engine in emit_engine) */
+	enum fleet_engine emit_engine;
+	const char *hosts;      /* --hosts CLASS,...: the fleet's host classes */
+	const char *run_one;    /* --run-one DIR: one task (task) of an emitted fleet */
+	long task;
+	bool task_given;
+	const char *collect;    /* --collect DIR */
+	bool fleet;             /* the options of a fleet's plan: -r goes with --trace */
 };
 
 /* One selected variant as the `entrylab run` (or, --trace, `trace`) command line it is. */
@@ -86,6 +96,17 @@ void matrix_print_plan(FILE *f, const struct matrix *m, bool checked, const char
  */
 struct record_out;
 int matrix_exec(struct matrix *m, struct record_out *out);
+/*
+ * matrix_exec.c's record of a run that did not boot (status and detail,
+ * e.g. a skip or a fleet task on the wrong CPU), and the "experiment"
+ * object every matrix record carries (run 0: a skip record).
+ */
+struct json_object *matrix_record_without_run(const struct matrix *m,
+					      const struct matrix_variant *mv,
+					      const struct el_host_info *host,
+					      enum el_run_status status, const char *detail);
+void matrix_tag(struct json_object *rec, const struct matrix *m, const struct matrix_variant *mv,
+		unsigned run);
 /*
  * matrix_estimate.c, after matrix_plan: each variant's boot estimated
  * (natively or nested) and, without a --timeout or file timeout, its

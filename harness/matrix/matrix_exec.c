@@ -58,7 +58,7 @@ static int boot_prepare(const struct matrix *m, const struct matrix_variant *mv,
 }
 
 /* A record for a run that did not boot (skipped, or its process died). */
-static struct json_object *record_without_run(const struct matrix *m,
+struct json_object *matrix_record_without_run(const struct matrix *m,
 					      const struct matrix_variant *mv,
 					      const struct el_host_info *host,
 					      enum el_run_status status, const char *detail)
@@ -166,7 +166,7 @@ static struct json_object *run_one(const struct matrix *m, const struct matrix_v
 	fflush(NULL);
 	if (pipe2(p, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
 		snprintf(detail, sizeof(detail), "could not start the run: %s", strerror(errno));
-		return record_without_run(m, mv, host, EL_RUN_VMM_ERROR, detail);
+		return matrix_record_without_run(m, mv, host, EL_RUN_VMM_ERROR, detail);
 	}
 	if (pid == 0) {
 		close(p[0]);
@@ -198,10 +198,10 @@ static struct json_object *run_one(const struct matrix *m, const struct matrix_v
 	else
 		snprintf(detail, sizeof(detail), "the process running this boot exited with %d "
 			 "without a record (messages above)", WEXITSTATUS(st));
-	return record_without_run(m, mv, host, EL_RUN_VMM_ERROR, detail);
+	return matrix_record_without_run(m, mv, host, EL_RUN_VMM_ERROR, detail);
 }
 
-static void tag(struct json_object *rec, const struct matrix *m, const struct matrix_variant *mv,
+void matrix_tag(struct json_object *rec, const struct matrix *m, const struct matrix_variant *mv,
 		unsigned run)
 {
 	const struct exp_variant *ev = &m->exp.variants[mv->index];
@@ -271,10 +271,10 @@ static int exec_variant(struct matrix *m, unsigned i, const struct el_host_info 
 		if (matrix_done(m, i, 0))
 			return 0;
 		snprintf(detail, sizeof(detail), "skipped: %s", mv->skip);
-		rec = record_without_run(m, mv, host, EL_RUN_UNSUPPORTED, detail);
+		rec = matrix_record_without_run(m, mv, host, EL_RUN_UNSUPPORTED, detail);
 		if (!rec)
 			return EL_EXIT_VMM;
-		tag(rec, m, mv, 0);
+		matrix_tag(rec, m, mv, 0);
 		return keep(rec, out, p) ? stop_writing() : 0;
 	}
 	for (unsigned run = 1; run <= m->repeat; run++) {
@@ -288,10 +288,10 @@ static int exec_variant(struct matrix *m, unsigned i, const struct el_host_info 
 		if (!rec)
 			return matrix_signal_stopped() ? 128 + matrix_signal_stopped() : EL_EXIT_VMM;
 		if (trace_skipped(m, rec)) {
-			tag(rec, m, mv, 0);
+			matrix_tag(rec, m, mv, 0);
 			return keep(rec, out, p) ? stop_writing() : 0;
 		}
-		tag(rec, m, mv, run);
+		matrix_tag(rec, m, mv, run);
 		if (keep(rec, out, p))
 			return stop_writing();
 		if (code && !*exit_code)

@@ -197,8 +197,8 @@ int matrix_plan(struct matrix *m)
 {
 	int rc;
 
-	/* A trace is deterministic: one run per variant says all there is. */
-	m->repeat = m->o.trace ? 1 : m->o.repeat ? m->o.repeat : m->exp.repeat;
+	/* A trace is deterministic: one run per variant, unless -r asks (a fleet's hosts). */
+	m->repeat = m->o.repeat ? m->o.repeat : m->o.trace ? 1 : m->exp.repeat;
 	if ((rc = select_variants(m)))
 		return rc;
 	for (unsigned i = 0; i < m->nv; i++) {

@@ -51,7 +51,7 @@ static struct json_object *planned_runs(const struct matrix *m)
 }
 
 int matrix_plan_save(const struct matrix *m, const struct matrix_dir *d, const char *command,
-		     int argc, char *const *argv)
+		     int argc, char *const *argv, struct json_object *fleet)
 {
 	struct json_object *o = json_object_new_object(), *args = json_object_new_array();
 	char file[PATH_MAX], hash[24], err[600];
@@ -76,6 +76,8 @@ int matrix_plan_save(const struct matrix *m, const struct matrix_dir *d, const c
 	json_object_object_add(o, "repeat", json_object_new_int((int)m->repeat));
 	json_object_object_add(o, "trace", json_object_new_boolean(m->o.trace));
 	json_object_object_add(o, "runs", planned_runs(m));
+	if (fleet)
+		json_object_object_add(o, "fleet", fleet);
 	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 						 JSON_C_TO_STRING_NOSLASHESCAPE);
 	rc = report_write_file(d->dir, MATRIX_PLAN_FILE, text, strlen(text), err, sizeof(err));

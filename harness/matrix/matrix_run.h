@@ -51,10 +51,11 @@ char *matrix_command(int argc, char *const *argv);
  * Writes dir/plan.json: the matrix id, experiment (name, resolved file, its
  * hash), the options as parsed (argv after "matrix"; -o is ignored on
  * resume), the command as typed, the records file and the planned runs
- * (variant, run).  0 or -1 (printed).
+ * (variant, run), and a fleet's "fleet" object (fleet.h; taken; NULL: a plain
+ * matrix).  0 or -1 (printed).
  */
 int matrix_plan_save(const struct matrix *m, const struct matrix_dir *d, const char *command,
-		     int argc, char *const *argv);
+		     int argc, char *const *argv, struct json_object *fleet);
 
 /* A saved plan: what --resume replays.  Strings point into obj. */
 struct matrix_saved {

@@ -59,7 +59,7 @@ static const char *no_value(const struct report *r, unsigned g, const struct rep
 	return names[c->status];
 }
 
-static void verdict(const struct report *r, const struct report_cell *c, char *buf, size_t len)
+void report_md_verdict(const struct report *r, const struct report_cell *c, char *buf, size_t len)
 {
 	if (report_all_traces(r))
 		snprintf(buf, len, "exact (trace)");
@@ -101,7 +101,7 @@ static void md_cells(FILE *f, const struct report *r, unsigned g, const struct r
 		fprintf(f, " %+.2f%% |", c.delta);
 	else
 		fprintf(f, " %+.2f%% ± %.2f |", c.delta, c.delta_se);
-	verdict(r, &c, test, sizeof(test));
+	report_md_verdict(r, &c, test, sizeof(test));
 	fprintf(f, " %s |", test);
 }
 

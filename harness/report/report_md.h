@@ -16,6 +16,16 @@ struct report_files {
 	unsigned ncharts;
 };
 
+/*
+ * The columns report_save() writes: the headline metrics (h, *nh of them)
+ * and every column (m, returned count), as summary.csv has them.
+ */
+unsigned report_columns(const struct report *r, const struct report_meta *meta,
+			struct report_headline *h, unsigned *nh, struct metric *m, unsigned max);
+/* The chart file of each headline metric, as report_save() names them. */
+void report_chart_names(const struct report_meta *meta, const struct report_headline *h,
+			unsigned nh, struct report_files *files);
+
 /* The whole report.md. */
 void report_md(FILE *f, const struct report *r, const struct report_meta *meta,
 	       const struct report_headline *h, unsigned nh, const struct report_files *files);
@@ -39,6 +49,8 @@ void report_svg(FILE *f, const struct report *r, const struct report_meta *meta,
 void report_svg_name(const struct report_meta *meta, const struct report_headline *h, char *buf,
 		     size_t len);
 
+/* "exact (trace)", "yes (p=0.003)", "no, within noise (p=0.4)": a change's verdict. */
+void report_md_verdict(const struct report *r, const struct report_cell *c, char *buf, size_t len);
 /* A number as the tables print it: thousands separated, decimals by magnitude. */
 void report_md_number(double v, char *buf, size_t len);
 

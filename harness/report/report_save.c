@@ -151,6 +151,39 @@ static unsigned headline_of(const struct report *r, const struct report_meta *me
 	return k;
 }
 
+unsigned report_columns(const struct report *r, const struct report_meta *meta,
+			struct report_headline *h, unsigned *nh, struct metric *m, unsigned max)
+{
+	struct metric hm[REPORT_MAX_HEADLINE + REPORT_MAX_METRICS];
+	unsigned nhm;
+
+	*nh = headline_of(r, meta, h);
+	for (nhm = 0; nhm < *nh; nhm++)
+		hm[nhm] = h[nhm].m;
+	/* A report whose columns were not chosen yet: the default ones. */
+	if (!r->nm)
+		nhm += (unsigned)metric_defaults(hm + nhm, REPORT_MAX_METRICS, false);
+	return report_all_metrics(r, hm, nhm, m, max);
+}
+
+void report_chart_names(const struct report_meta *meta, const struct report_headline *h,
+			unsigned nh, struct report_files *files)
+{
+	for (unsigned i = 0; i < nh; i++) {
+		report_svg_name(meta, &h[i], files->charts[i], sizeof(files->charts[i]));
+		/* two headline metrics shown in one unit: the second chart gets -2.svg */
+		for (unsigned k = 0; k < i; k++)
+			if (!strcmp(files->charts[k], files->charts[i])) {
+				char *dot = strrchr(files->charts[i], '.');
+
+				snprintf(dot, sizeof(files->charts[i]) - (size_t)(dot - files->charts[i]),
+					 "-%u.svg", i + 1);
+				break;
+			}
+	}
+	files->ncharts = nh;
+}
+
 int report_save(const struct report *r, const char *dir, const struct report_meta *meta, char *err,
 		size_t errlen)
 {
@@ -158,32 +191,13 @@ int report_save(const struct report *r, const char *dir, const struct report_met
 	struct report_headline h[REPORT_MAX_HEADLINE];
 	struct report_files files = {0};
 	struct save_job j = {.r = r, .meta = meta, .h = h, .m = m, .files = &files};
-	struct metric hm[REPORT_MAX_HEADLINE + REPORT_MAX_METRICS];
-	unsigned nhm;
 
-	j.nh = headline_of(r, meta, h);
-	for (nhm = 0; nhm < j.nh; nhm++)
-		hm[nhm] = h[nhm].m;
-	/* A report whose columns were not chosen yet: the default ones. */
-	if (!r->nm)
-		nhm += (unsigned)metric_defaults(hm + nhm, REPORT_MAX_METRICS, false);
-	j.nm = report_all_metrics(r, hm, nhm, m, 2 * REPORT_MAX_METRICS);
+	j.nm = report_columns(r, meta, h, &j.nh, m, 2 * REPORT_MAX_METRICS);
 	if (save_one(dir, "summary.csv", print_csv, &j, NULL, err, errlen))
 		return -1;
-	for (unsigned i = 0; i < j.nh; i++) {
-		report_svg_name(meta, &h[i], files.charts[i], sizeof(files.charts[i]));
-		/* two headline metrics shown in one unit: the second chart gets -2.svg */
-		for (unsigned k = 0; k < i; k++)
-			if (!strcmp(files.charts[k], files.charts[i])) {
-				char *dot = strrchr(files.charts[i], '.');
-
-				snprintf(dot, sizeof(files.charts[i]) - (size_t)(dot - files.charts[i]),
-					 "-%u.svg", i + 1);
-				break;
-			}
+	report_chart_names(meta, h, j.nh, &files);
+	for (unsigned i = 0; i < j.nh; i++)
 		if (save_one(dir, files.charts[i], NULL, &j, &h[i], err, errlen))
 			return -1;
-		files.ncharts++;
-	}
 	return save_one(dir, "report.md", print_md, &j, NULL, err, errlen);
 }

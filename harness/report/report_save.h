@@ -74,6 +74,27 @@ int report_headline_parse(const char *text, const char *const *events, size_t n,
 int report_save(const struct report *r, const char *dir, const struct report_meta *meta, char *err,
 		size_t errlen);
 
+/*
+ * A fleet's report (report_fleet.c): one section per host class (a class
+ * whose hosts differ is split, one section per kind of host, with a
+ * warning), each a report of its own in dir/SUB/, and at the top of dir
+ * report.md (a pivot of the changes by class, then every section),
+ * summary.csv (class and hosts columns first) and the sections' charts
+ * linked from there.  Changes are computed within a section only:
+ * absolute values of different hosts are never pooled.
+ */
+struct report_section {
+	const char *name;    /* "classA", or "classA/2" for a split's second kind of host */
+	const char *sub;     /* its own directory under dir: "class-classA" */
+	const char *hosts;   /* the hosts and their CPUs, one line */
+	const char *warning; /* why the class was split; NULL: not split */
+	const struct report *r; /* columns chosen, baselines resolved */
+	unsigned planned, kept; /* the section's runs: planned, with a record */
+};
+
+int report_fleet_save(const struct report_section *s, unsigned n, const char *dir,
+		      const struct report_meta *meta, char *err, size_t errlen);
+
 /* Writes data to dir/name through dir/.name.tmp and rename(2).  0, or -1 with err. */
 int report_write_file(const char *dir, const char *name, const char *data, size_t len, char *err,
 		      size_t errlen);

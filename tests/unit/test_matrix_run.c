@@ -140,7 +140,7 @@ Test(matrix_run, plan_round_trip_and_mismatches)
 	memset(&d, 0, sizeof(d));
 	snprintf(d.dir, sizeof(d.dir), "%s", dir);
 	snprintf(d.runs, sizeof(d.runs), "%s/runs.jsonl", dir);
-	cr_assert_eq(matrix_plan_save(m, &d, "entrylab matrix tiny -r 2", 6, argv), 0);
+	cr_assert_eq(matrix_plan_save(m, &d, "entrylab matrix tiny -r 2", 6, argv, NULL), 0);
 	cr_assert_eq(matrix_plan_read(dir, &s), 0);
 	cr_expect_str_eq(s.id, "ID1");
 	cr_expect_str_eq(s.experiment, "tiny");
