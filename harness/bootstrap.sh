@@ -25,7 +25,10 @@ qemu-system-x86 qemu-utils busybox-static bash-static cpio xz-utils zstd kmod cl
 libclang-rt-14-dev bochs bochsbios vgabios bochs-term grub-pc-bin grub-common xorriso mtools"
 # The test job builds Linux's x86 selftests from this (harness/x86-selftests.sh):
 # installed here, before the build, so no package changes while tests run.
-if [ "$job" = test ]; then packages="$packages linux-source-6.1"; fi
+# The fleet tests (tests/fleet/) need Slurm and MUNGE, for slurm-cluster.sh's
+# private one-node cluster (it skips without them; installing them starts no
+# daemon on these machines, whose policy-rc.d refuses), and GNU parallel.
+if [ "$job" = test ]; then packages="$packages linux-source-6.1 slurm-wlm munge parallel"; fi
 
 missing=""
 for p in $packages; do
