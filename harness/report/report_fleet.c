@@ -274,7 +274,7 @@ int report_fleet_save(const struct report_section *s, unsigned n, const char *di
 	struct report_meta sub_meta = *meta;
 	struct csv_ctx csv = {.s = s, .n = n, .meta = meta};
 	struct md_ctx md = {.s = s, .n = n, .meta = meta};
-	char title[256];
+	char title[1024];
 
 	if (!n) {
 		snprintf(err, errlen, "a fleet report needs a host class");
@@ -284,9 +284,9 @@ int report_fleet_save(const struct report_section *s, unsigned n, const char *di
 	for (unsigned i = 0; i < n; i++) {
 		char path[4400];
 
-		snprintf(title, sizeof(title), "%s, host class %s", meta->experiment ? meta->experiment
-								: "report", s[i].name);
-		sub_meta.experiment = title;
+		snprintf(title, sizeof(title), "Host class %s (hosts: %.300s).  %s", s[i].name,
+			 s[i].hosts, meta->description ? meta->description : "");
+		sub_meta.description = title;
 		sub_meta.planned = s[i].planned;
 		sub_meta.kept = s[i].kept;
 		snprintf(path, sizeof(path), "%s/%s", dir, s[i].sub);
