@@ -210,6 +210,26 @@ static int finish(struct matrix *m, struct matrix_dir *d, const char *command, t
 	return rc;
 }
 
+/*
+ * The runs into d's records file, natively or in one nested VM, with
+ * SIGINT/SIGTERM handlers installed (left installed: the caller restores
+ * them); the file closed.  *sig: the signal that stopped it, or 0.
+ */
+static int run_records(struct matrix *m, struct matrix_dir *d, const char *nested_why,
+		       double boot_timeout_s, int *sig)
+{
+	int rc;
+
+	matrix_signal_install();
+	rc = nested_why ? run_nested(m, d, nested_why, boot_timeout_s) : matrix_exec(m, &d->out);
+	*sig = matrix_signal_stopped();
+	if (record_out_close(&d->out) && (!rc || *sig))
+		rc = EL_EXIT_VMM;
+	else if (*sig)
+		rc = 128 + *sig;
+	return rc;
+}
+
 int matrix_session_host(struct matrix *m, const struct matrix_saved *s, const char *command,
 			int argc, char **argv, const char *nested_why, double boot_timeout_s)
 {
@@ -230,13 +250,7 @@ int matrix_session_host(struct matrix *m, const struct matrix_saved *s, const ch
 		record_out_close(&d.out);
 		return rc;
 	}
-	matrix_signal_install();
-	rc = nested_why ? run_nested(m, &d, nested_why, boot_timeout_s) : matrix_exec(m, &d.out);
-	sig = matrix_signal_stopped();
-	if (record_out_close(&d.out) && (!rc || sig))
-		rc = EL_EXIT_VMM;
-	else if (sig)
-		rc = 128 + sig;
+	rc = run_records(m, &d, nested_why, boot_timeout_s, &sig);
 	frc = finish(m, &d, s ? s->command : command, since, sig);
 	matrix_signal_restore();
 	return rc ? rc : frc;
@@ -286,13 +300,7 @@ int matrix_session_task(struct matrix *m, const char *dir, const char *records,
 	snprintf(d.runs, sizeof(d.runs), "%s", records);
 	if ((rc = record_out_open(&d.out, "matrix", records)))
 		return rc;
-	matrix_signal_install();
-	rc = nested_why ? run_nested(m, &d, nested_why, boot_timeout_s) : matrix_exec(m, &d.out);
-	sig = matrix_signal_stopped();
-	if (record_out_close(&d.out) && (!rc || sig))
-		rc = EL_EXIT_VMM;
-	else if (sig)
-		rc = 128 + sig;
+	rc = run_records(m, &d, nested_why, boot_timeout_s, &sig);
 	matrix_signal_restore();
 	return rc;
 }

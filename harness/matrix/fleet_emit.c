@@ -98,15 +98,6 @@ static int write_text(const struct fleet *f, const char *name, const char *text,
 	return 0;
 }
 
-static char *mem_text(FILE *mf, char **buf)
-{
-	if (fclose(mf)) {
-		free(*buf);
-		*buf = NULL;
-	}
-	return *buf;
-}
-
 /* The array indices as Slurm's --array takes them: "0-3,7". */
 static void index_list(const bool *want, unsigned first, unsigned n, char *buf, size_t len)
 {
@@ -150,6 +141,34 @@ void fleet_resubmit(const struct fleet *f, unsigned c, const bool *want, char *b
 			o += (size_t)snprintf(buf + o, len - o, " %u", t);
 }
 
+/* What a script printer sees: the matrix, the fleet, and the class it is for. */
+struct emit_ctx {
+	const struct matrix *m;
+	const struct fleet *f;
+	unsigned c;
+};
+
+/* name (under f->dir, one directory deep at most) printed by print, written whole, mode. */
+static int emit_file(const struct emit_ctx *x, const char *name, mode_t mode,
+		     void (*print)(FILE *, const struct emit_ctx *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+	int rc;
+
+	if (!mf)
+		return -1;
+	print(mf, x);
+	if (fclose(mf)) {
+		free(buf);
+		return -1;
+	}
+	rc = write_text(x->f, name, buf, mode);
+	free(buf);
+	return rc;
+}
+
 /* Wall-clock minutes a task may take: its boot's timeout, with room for the VMM's start. */
 static unsigned task_minutes(const struct matrix *m)
 {
@@ -158,178 +177,168 @@ static unsigned task_minutes(const struct matrix *m)
 	return s > 0 ? (unsigned)ceil(s * 1.5 / 60.0) + 5 : 0;
 }
 
+/* slurm/CLASS.sbatch: the class's tasks as one job array. */
+static void print_sbatch(FILE *o, const struct emit_ctx *x)
+{
+	const struct fleet *f = x->f;
+	const struct fleet_class *fc = &f->c[x->c];
+	unsigned minutes = task_minutes(x->m);
+
+	fprintf(o, "#!/bin/sh\n"
+		   "# entrylab fleet: host class %s of experiment %s, tasks %u-%u of\n"
+		   "# %s/%s (array index i runs task %u + i).\n"
+		   "# All classes: %s/submit.sh.  Some tasks again:\n"
+		   "#   sbatch --array=LIST %s/slurm/%s.sbatch\n",
+		fc->name, x->m->exp.name, fc->first, fc->first + fc->n - 1, f->dir,
+		MATRIX_PLAN_FILE, fc->first, f->dir, f->dir, fc->name);
+	fprintf(o, "#SBATCH --job-name=el-%s-%s\n#SBATCH --array=0-%u\n", x->m->exp.name, fc->name,
+		fc->n - 1);
+	if (fc->constraint[0])
+		fprintf(o, "#SBATCH --constraint=%s\n", fc->constraint);
+	fprintf(o, "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n");
+	if (x->m->o.trace)
+		fprintf(o, "# --trace: exact counts under QEMU TCG, no node to keep quiet\n"
+			   "#SBATCH --cpus-per-task=1\n");
+	else
+		fprintf(o, "# a benchmark: the whole node, nothing running beside it\n"
+			   "#SBATCH --exclusive\n");
+	if (minutes)
+		fprintf(o, "#SBATCH --time=%u\n", minutes);
+	fprintf(o, "#SBATCH --output=%s/logs/%s-%%A-%%a.out\n", f->dir, fc->name);
+	fprintf(o, "exec \"${ENTRYLAB:-%s}\" matrix --run-one %s --task "
+		   "$((%u + SLURM_ARRAY_TASK_ID))\n", f->entrylab, f->dir, fc->first);
+}
+
+/* slurm/collect.sbatch */
+static void print_collect(FILE *o, const struct emit_ctx *x)
+{
+	fprintf(o, "#!/bin/sh\n"
+		   "# entrylab fleet: merges the parts of %s (submit.sh runs it after every\n"
+		   "# class's array has ended, afterany).\n"
+		   "#SBATCH --job-name=el-%s-collect\n#SBATCH --ntasks=1\n"
+		   "#SBATCH --output=%s/logs/collect-%%j.out\n"
+		   "exec \"${ENTRYLAB:-%s}\" matrix --collect %s\n",
+		x->f->dir, x->m->exp.name, x->f->dir, x->f->entrylab, x->f->dir);
+}
+
+/* The opening of either submit.sh: what it is, then "for class in A B; do". */
+static void print_submit_head(FILE *o, const struct emit_ctx *x, const char *what)
+{
+	const struct fleet *f = x->f;
+
+	fprintf(o, "#!/bin/sh\n"
+		   "# entrylab fleet %s (experiment %s, %u tasks)%s\n"
+		   "# Written by: entrylab matrix --emit %s.\n"
+		   "dir=%s\n"
+		   "entrylab=${ENTRYLAB:-%s}\n",
+		f->dir, x->m->exp.name, f->nt, what, fleet_engine_name(f->engine), f->dir,
+		f->entrylab);
+}
+
+static void print_class_list(FILE *o, const struct fleet *f)
+{
+	fprintf(o, "for class in");
+	for (unsigned c = 0; c < f->nc; c++)
+		fprintf(o, " %s", f->c[c].name);
+	fprintf(o, "; do\n");
+}
+
+/* submit.sh for Slurm: the arrays, then the collect job after all of them. */
+static void print_slurm_submit(FILE *o, const struct emit_ctx *x)
+{
+	print_submit_head(o, x, ": one Slurm job array per\n"
+				"# host class, then the collect job once all of them have "
+				"ended.\n# Job ids go to slurm/jobs.");
+	fprintf(o, "set -eu\nexport ENTRYLAB=\"$entrylab\"\ndeps=\n: >\"$dir/slurm/jobs\"\n");
+	print_class_list(o, x->f);
+	fprintf(o, "\tid=$(sbatch --parsable \"$dir/slurm/$class.sbatch\")\n"
+		   "\tid=${id%%%%;*}\n"
+		   "\techo \"$class $id\" >>\"$dir/slurm/jobs\"\n"
+		   "\techo \"submitted class $class: job array $id\"\n"
+		   "\tdeps=\"$deps:$id\"\n"
+		   "done\n"
+		   "id=$(sbatch --parsable --dependency=\"afterany$deps\" "
+		   "\"$dir/slurm/collect.sbatch\")\n"
+		   "id=${id%%%%;*}\n"
+		   "echo \"collect $id\" >>\"$dir/slurm/jobs\"\n"
+		   "echo \"submitted collect: job $id, after$deps; then $dir/report.md\"\n");
+}
+
 static int slurm_scripts(const struct matrix *m, const struct fleet *f)
 {
-	char name[200], *buf = NULL;
-	size_t len = 0;
-	FILE *mf;
-	unsigned minutes = task_minutes(m);
+	struct emit_ctx x = {.m = m, .f = f};
+	char name[200];
 
 	if (sub_dir(f, "slurm"))
 		return -1;
-	for (unsigned c = 0; c < f->nc; c++) {
-		const struct fleet_class *fc = &f->c[c];
+	for (x.c = 0; x.c < f->nc; x.c++) {
+		snprintf(name, sizeof(name), "slurm/%s.sbatch", f->c[x.c].name);
+		if (emit_file(&x, name, 0755, print_sbatch))
+			return -1;
+	}
+	return emit_file(&x, "slurm/collect.sbatch", 0755, print_collect) ||
+			       emit_file(&x, "submit.sh", 0755, print_slurm_submit)
+		       ? -1
+		       : 0;
+}
 
-		if (!(mf = open_memstream(&buf, &len)))
-			return -1;
-		fprintf(mf, "#!/bin/sh\n"
-			    "# entrylab fleet: host class %s of experiment %s, tasks %u-%u of\n"
-			    "# %s/%s (array index i runs task %u + i).\n"
-			    "# All classes: %s/submit.sh.  Some tasks again: sbatch --array=LIST %s\n",
-			fc->name, m->exp.name, fc->first, fc->first + fc->n - 1, f->dir,
-			MATRIX_PLAN_FILE, fc->first, f->dir, "THIS_FILE");
-		fprintf(mf, "#SBATCH --job-name=el-%s-%s\n", m->exp.name, fc->name);
-		fprintf(mf, "#SBATCH --array=0-%u\n", fc->n - 1);
-		if (fc->constraint[0])
-			fprintf(mf, "#SBATCH --constraint=%s\n", fc->constraint);
-		fprintf(mf, "#SBATCH --nodes=1\n#SBATCH --ntasks=1\n");
-		if (m->o.trace)
-			fprintf(mf, "# --trace: exact counts under QEMU TCG, no node to keep quiet\n"
-				    "#SBATCH --cpus-per-task=1\n");
-		else
-			fprintf(mf, "# a benchmark: the whole node, nothing running beside it\n"
-				    "#SBATCH --exclusive\n");
-		if (minutes)
-			fprintf(mf, "#SBATCH --time=%u\n", minutes);
-		fprintf(mf, "#SBATCH --output=%s/logs/%s-%%A-%%a.out\n", f->dir, fc->name);
-		fprintf(mf, "exec \"${ENTRYLAB:-%s}\" matrix --run-one %s --task "
-			    "$((%u + SLURM_ARRAY_TASK_ID))\n", f->entrylab, f->dir, fc->first);
-		if (!mem_text(mf, &buf))
-			return -1;
-		/* the comment's own path */
-		{
-			char *at = strstr(buf, "THIS_FILE"), *text;
+/* parallel/CLASS.tasks: the class's task ids, one a line. */
+static void print_tasks(FILE *o, const struct emit_ctx *x)
+{
+	const struct fleet_class *fc = &x->f->c[x->c];
 
-			if (asprintf(&text, "%.*s%s/slurm/%s.sbatch%s", (int)(at - buf), buf, f->dir,
-				     fc->name, at + strlen("THIS_FILE")) < 0) {
-				free(buf);
-				return -1;
-			}
-			free(buf);
-			buf = text;
-		}
-		snprintf(name, sizeof(name), "slurm/%s.sbatch", fc->name);
-		if (write_text(f, name, buf, 0755)) {
-			free(buf);
-			return -1;
-		}
-		free(buf);
-		buf = NULL;
-	}
-	if (!(mf = open_memstream(&buf, &len)))
-		return -1;
-	fprintf(mf, "#!/bin/sh\n"
-		    "# entrylab fleet: merges the parts of %s (submit.sh runs it after every\n"
-		    "# class's array has ended, afterany).\n"
-		    "#SBATCH --job-name=el-%s-collect\n#SBATCH --ntasks=1\n"
-		    "#SBATCH --output=%s/logs/collect-%%j.out\n"
-		    "exec \"${ENTRYLAB:-%s}\" matrix --collect %s\n",
-		f->dir, m->exp.name, f->dir, f->entrylab, f->dir);
-	if (!mem_text(mf, &buf) || write_text(f, "slurm/collect.sbatch", buf, 0755)) {
-		free(buf);
-		return -1;
-	}
-	free(buf);
-	buf = NULL;
-	if (!(mf = open_memstream(&buf, &len)))
-		return -1;
-	fprintf(mf, "#!/bin/sh\n"
-		    "# entrylab fleet %s (experiment %s, %u tasks): one Slurm job array per\n"
-		    "# host class, then the collect job once all of them have ended.  Job ids\n"
-		    "# go to slurm/jobs.  Written by: entrylab matrix --emit slurm.\n"
-		    "set -eu\n"
-		    "dir=%s\n"
-		    "deps=\n"
-		    ": >\"$dir/slurm/jobs\"\n"
-		    "for class in", f->dir, m->exp.name, f->nt, f->dir);
-	for (unsigned c = 0; c < f->nc; c++)
-		fprintf(mf, " %s", f->c[c].name);
-	fprintf(mf, "; do\n"
-		    "\tid=$(sbatch --parsable \"$dir/slurm/$class.sbatch\")\n"
-		    "\tid=${id%%%%;*}\n"
-		    "\techo \"$class $id\" >>\"$dir/slurm/jobs\"\n"
-		    "\techo \"submitted class $class: job array $id\"\n"
-		    "\tdeps=\"$deps:$id\"\n"
-		    "done\n"
-		    "id=$(sbatch --parsable --dependency=\"afterany$deps\" "
-		    "\"$dir/slurm/collect.sbatch\")\n"
-		    "id=${id%%%%;*}\n"
-		    "echo \"collect $id\" >>\"$dir/slurm/jobs\"\n"
-		    "echo \"submitted collect: job $id, after$deps; then $dir/report.md\"\n");
-	if (!mem_text(mf, &buf) || write_text(f, "submit.sh", buf, 0755)) {
-		free(buf);
-		return -1;
-	}
-	free(buf);
-	return 0;
+	for (unsigned t = fc->first; t < fc->first + fc->n; t++)
+		fprintf(o, "%u\n", t);
+}
+
+/* parallel/CLASS.hosts: the --sshloginfile to fill in; this machine to start with. */
+static void print_hosts(FILE *o, const struct emit_ctx *x)
+{
+	const struct fleet_class *fc = &x->f->c[x->c];
+	bool bench = !x->m->o.trace;
+
+	fprintf(o, "# GNU parallel --sshloginfile of host class %s%s%s%s: one host of the\n"
+		   "# class per line, e.g. 1/user@node7 (1/: one task at a time there%s).\n"
+		   "# ':' is this machine.  Every host needs %s and %s at these paths.\n"
+		   "%s:\n", fc->name, fc->expect[0] ? " (expect = " : "", fc->expect,
+		fc->expect[0] ? ")" : "", bench ? ", the whole host for the benchmark" : "",
+		x->f->entrylab, x->f->dir, bench ? "1/" : "");
+}
+
+/* submit.sh for GNU parallel: each class on its hosts with a joblog, then the collect. */
+static void print_parallel_submit(FILE *o, const struct emit_ctx *x)
+{
+	print_submit_head(o, x, " over GNU parallel: each\n"
+				"# class's tasks on the hosts of parallel/CLASS.hosts, a joblog per "
+				"class;\n# run it again and --resume-failed runs only what failed "
+				"or never ran.\n# Then the collect.");
+	fprintf(o, "set -u\n");
+	print_class_list(o, x->f);
+	fprintf(o, "\tparallel --will-cite --sshloginfile \"$dir/parallel/$class.hosts\" \\\n"
+		   "\t\t--joblog \"$dir/parallel/$class.joblog\" --resume-failed \\\n"
+		   "\t\t--arg-file \"$dir/parallel/$class.tasks\" \\\n"
+		   "\t\t\"$entrylab\" matrix --run-one \"$dir\" --task {} ||\n"
+		   "\t\techo \"class $class: some tasks failed (its joblog says which)\" >&2\n"
+		   "done\n"
+		   "exec \"$entrylab\" matrix --collect \"$dir\"\n");
 }
 
 static int parallel_scripts(const struct matrix *m, const struct fleet *f)
 {
-	char name[200], *buf = NULL;
-	size_t len = 0;
-	FILE *mf;
+	struct emit_ctx x = {.m = m, .f = f};
+	char name[200];
 
 	if (sub_dir(f, "parallel"))
 		return -1;
-	for (unsigned c = 0; c < f->nc; c++) {
-		const struct fleet_class *fc = &f->c[c];
-
-		if (!(mf = open_memstream(&buf, &len)))
+	for (x.c = 0; x.c < f->nc; x.c++) {
+		snprintf(name, sizeof(name), "parallel/%s.tasks", f->c[x.c].name);
+		if (emit_file(&x, name, 0644, print_tasks))
 			return -1;
-		for (unsigned t = fc->first; t < fc->first + fc->n; t++)
-			fprintf(mf, "%u\n", t);
-		snprintf(name, sizeof(name), "parallel/%s.tasks", fc->name);
-		if (!mem_text(mf, &buf) || write_text(f, name, buf, 0644)) {
-			free(buf);
+		snprintf(name, sizeof(name), "parallel/%s.hosts", f->c[x.c].name);
+		if (emit_file(&x, name, 0644, print_hosts))
 			return -1;
-		}
-		free(buf);
-		buf = NULL;
-		if (!(mf = open_memstream(&buf, &len)))
-			return -1;
-		fprintf(mf, "# GNU parallel --sshloginfile of host class %s%s%s%s: one host of the\n"
-			    "# class per line, e.g. 1/user@node7 (1/: one task at a time there%s).\n"
-			    "# ':' is this machine.  Every host needs %s and %s at these paths.\n"
-			    "%s:\n", fc->name, fc->expect[0] ? " (expect = " : "", fc->expect,
-			fc->expect[0] ? ")" : "",
-			m->o.trace ? "" : ", the whole host for the benchmark", f->entrylab, f->dir,
-			m->o.trace ? "" : "1/");
-		snprintf(name, sizeof(name), "parallel/%s.hosts", fc->name);
-		if (!mem_text(mf, &buf) || write_text(f, name, buf, 0644)) {
-			free(buf);
-			return -1;
-		}
-		free(buf);
-		buf = NULL;
 	}
-	if (!(mf = open_memstream(&buf, &len)))
-		return -1;
-	fprintf(mf, "#!/bin/sh\n"
-		    "# entrylab fleet %s (experiment %s, %u tasks) over GNU parallel: each\n"
-		    "# class's tasks on the hosts of parallel/CLASS.hosts, a joblog per class;\n"
-		    "# run it again and --resume-failed runs only what failed or never ran.\n"
-		    "# Then the collect.  Written by: entrylab matrix --emit parallel.\n"
-		    "set -u\n"
-		    "dir=%s\n"
-		    "entrylab=${ENTRYLAB:-%s}\n"
-		    "for class in", f->dir, m->exp.name, f->nt, f->dir, f->entrylab);
-	for (unsigned c = 0; c < f->nc; c++)
-		fprintf(mf, " %s", f->c[c].name);
-	fprintf(mf, "; do\n"
-		    "\tparallel --will-cite --sshloginfile \"$dir/parallel/$class.hosts\" \\\n"
-		    "\t\t--joblog \"$dir/parallel/$class.joblog\" --resume-failed \\\n"
-		    "\t\t--arg-file \"$dir/parallel/$class.tasks\" \\\n"
-		    "\t\t\"$entrylab\" matrix --run-one \"$dir\" --task {} ||\n"
-		    "\t\techo \"class $class: some tasks failed (its joblog says which)\" >&2\n"
-		    "done\n"
-		    "exec \"$entrylab\" matrix --collect \"$dir\"\n");
-	if (!mem_text(mf, &buf) || write_text(f, "submit.sh", buf, 0755)) {
-		free(buf);
-		return -1;
-	}
-	free(buf);
-	return 0;
+	return emit_file(&x, "submit.sh", 0755, print_parallel_submit);
 }
 
 /* The copy: the experiment's bytes, unchanged, so its hash is the original's. */
