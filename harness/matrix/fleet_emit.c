@@ -202,8 +202,10 @@ static void print_sbatch(FILE *o, const struct emit_ctx *x)
 	else
 		fprintf(o, "# a benchmark: the whole node, nothing running beside it\n"
 			   "#SBATCH --exclusive\n");
+	/* No --time line: one above a partition's MaxTime leaves the array pending for ever. */
 	if (minutes)
-		fprintf(o, "#SBATCH --time=%u\n", minutes);
+		fprintf(o, "# Each boot stops itself at its --timeout; to give Slurm a limit too, submit\n"
+			   "# with SBATCH_TIMELIMIT=%u (minutes) in the environment.\n", minutes);
 	fprintf(o, "#SBATCH --output=%s/logs/%s-%%A-%%a.out\n", f->dir, fc->name);
 	fprintf(o, "exec \"${ENTRYLAB:-%s}\" matrix --run-one %s --task "
 		   "$((%u + SLURM_ARRAY_TASK_ID))\n", f->entrylab, f->dir, fc->first);
