@@ -32,6 +32,7 @@
 #   - a relative path that climbs out of the repository
 #     (`../linux-patched/vmlinux`);
 #   - `<stdint.h>`, `<linux/perf_event.h>`: a system header;
+#   - `80f655a:vmm/main.c`: a file as it was in a commit (git's REV:PATH);
 #   - anything under build/ or results/, which are generated (the .md files
 #     of results/ themselves are checked);
 #   - the names of files a command or the reader writes ($made below:
@@ -138,6 +139,8 @@ function exists(w,    p) {
 }
 function check_path(w, incode, linux,    first, n, c, i, stem) {
 	if (w ~ /^<.*>/) return
+	# COMMIT:PATH, a file as it was in a commit (git show takes it)
+	if (w ~ /^`?[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]+:[^0-9]/) return
 	gsub(/^["'\''(\[]+/, "", w)
 	sub(/^[^\/]*=/, "", w)
 	sub(/#.*$/, "", w)
