@@ -94,7 +94,7 @@ made='report.md submit.sh plan.json com1.txt prog.c experiment.ini my-patch.ini'
 ext='c|h|S|md|sh|txt|cmake|ld|lds|ini|def|json'
 rc=0
 tr '\n' '\0' <"$tmp/md" | xargs -0 awk -v defs="$tmp/defs" -v paths="$tmp/paths" \
-	-v made="$made" -v ext="\\.($ext)\$" '
+	-v made="$made" -v ext="[.]($ext)\$" '
 BEGIN {
 	while ((getline l < defs) > 0) def[l] = 1
 	while ((getline l < paths) > 0) {
@@ -141,10 +141,10 @@ function check_path(w, incode, linux,    first, n, c, i, stem) {
 	if (w ~ /^<.*>/) return
 	# COMMIT:PATH, a file as it was in a commit (git show takes it)
 	if (w ~ /^`?[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]+:[^0-9]/) return
-	gsub(/^["'\''(\[]+/, "", w)
+	gsub(/^[["'\''(]+/, "", w)
 	sub(/^[^\/]*=/, "", w)
 	sub(/#.*$/, "", w)
-	gsub(/["'\'')\]>,;.:!]+$/, "", w)
+	gsub(/[]"'\'')>,;.:!]+$/, "", w)
 	sub(/:[0-9][0-9,-]*$/, "", w)
 	if (w == "" || w ~ /:\/\// || w ~ /^[\/~]/ || w ~ /^\.\/[^.]/ || w ~ /^-/) return
 	if (w ~ /[*?<{$%|`\\]/ || index(w, "...")) return
