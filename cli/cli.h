@@ -51,7 +51,7 @@ enum {
 	EL_OPT_PRIVATE = 300, /* a command's own options start here */
 };
 
-/* The getopt_long rows of the shared options (cli_parse_shared takes them). */
+/* The getopt_long rows of the shared options (cli_parse_shared handles them). */
 #define EL_CLI_SHARED_OPTIONS                                                            \
 	{"cpu", required_argument, 0, 'c'}, {"append", required_argument, 0, 'a'},        \
 	{"iterations", required_argument, 0, 'n'}, {"memory", required_argument, 0, 'm'}, \
@@ -80,9 +80,9 @@ enum {
 	"                        program runs, for per-iteration figures (it is not told);\n" \
 	"                        without -n a whole region gives totals\n"
 
-/* "entrylab CMD: <problem>; <fix>" on stderr; returns EL_EXIT_USAGE. */
 /* The shared limits, one paragraph after the options of run and trace. */
 void cli_limits_help(FILE *f);
+/* "entrylab CMD: <problem>; <fix>" on stderr; returns EL_EXIT_USAGE. */
 int cli_bad(const char *cmd, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* A shared option: 0 taken, EL_EXIT_USAGE bad value (printed), -1 not a shared option. */

@@ -55,6 +55,7 @@ int main(int argc, char **argv)
 	 * records are written: writes fail with EPIPE instead.
 	 */
 	signal(SIGPIPE, SIG_IGN);
+	/* The program's output through io_uring unless ENTRYLAB_NO_URING (vmm/hostout.h). */
 	hostout_init(getenv("ENTRYLAB_NO_URING") != NULL);
 
 	/* PID 1 of the nested runner's VM (harness/nested/init): not a command of ours. */

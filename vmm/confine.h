@@ -1,5 +1,5 @@
 /*
- * Confinement of the VMM (issue 10 item 5): what one run does between
+ * Confinement of the VMM (vmm/README.md, "Confinement"): what one run does between
  * set-up and the first KVM_RUN, and what it reports.
  *
  * el_vm_run() (jail.c) forks a child per run; the child sets the VM up

@@ -68,16 +68,19 @@ typedef void el_io_fn(struct el_loop *l, const struct el_io *io);
 /* Ends the run with status and a one-line detail; the first call wins. */
 void loop_stop(struct el_loop *l, enum el_run_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Milliseconds since the VM was created (l->t0). */
 double loop_ms(const struct el_loop *l);
 
 /*
- * Handles the exit in l->vm->run (one table lookup by exit reason).  Needs
- * no vCPU: a fuzzer or a unit test can feed it a recorded kvm_run.
+ * Handles the exit in l->vm->run: one lookup by exit reason, in our
+ * kernel's table or, in Linux mode, in Linux's (exit_loop.c).  Needs no
+ * vCPU: a fuzzer or a unit test can feed it a recorded kvm_run.
  */
 void exit_dispatch(struct el_loop *l);
 
-/* Runs the vCPU until a handler or the timeout stops it. */
+/* Runs the vCPU until l->stop: a handler, the timeout or a failed KVM_RUN. */
 void exit_loop_run(struct el_loop *l);
+/* "KVM_EXIT_HLT" for its reason, "KVM_EXIT_<n>" for one with no name (exit_names.c). */
 const char *kvm_exit_name(uint32_t reason);
 
 /* Failures, classed guest-crash or vmm-error by who caused them (exit_fault.c). */

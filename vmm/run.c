@@ -1,7 +1,8 @@
 /*
- * el_vm_run(): one boot of the guest, start to end.  Set-up reads as a
- * checklist (VM, CPUID, kernel, start_info, vCPU state, pinning, timeout);
- * the first step that fails ends the run with its status and message.
+ * vm_run_here(): one boot of the guest, start to end, in the child that
+ * el_vm_run() (jail.c) forks.  Set-up reads as a checklist (VM, CPUID,
+ * kernel, start_info, vCPU state, pinning, timeout); the first step that
+ * fails ends the run with its status and message.
  * A Linux guest (spec->guest) gets its devices with the VM (the PIT, COM1's
  * interrupt: vm.h EL_VM_LINUX), its kernel by run_boot_linux(), the loop's
  * Linux mode (exit.h, linux_mode.c), and its result from /init's frames.

@@ -1,7 +1,9 @@
 /*
  * One boot of the guest: what to run (spec) and what came back (result).
- * el_vm_run() is the VMM proper (vm.c, vcpu, loader, exit loop); the CLI
- * builds specs and turns results into records.
+ * el_vm_run() (jail.c) is the VMM's one entry: it forks a child that runs
+ * vm_run_here() (run.c: the VM, the vCPU, the loader, the exit loop)
+ * confined, and reports how the child ended.  record/ builds the specs from
+ * the CLI's requests and turns the results into records.
  */
 #ifndef EL_RUN_H
 #define EL_RUN_H

@@ -1,7 +1,7 @@
 /*
  * The CPU models of Bochs 2.7 (`bochs -help cpu`), which of them have long
  * mode (the guest kernel is x86-64), and PCID/INVPCID as each advertises
- * them (issue 12's table, measured in Bochs 2.7's cpudb).
+ * them (measured in Bochs 2.7's cpudb).
  */
 #include <stdio.h>
 #include <string.h>

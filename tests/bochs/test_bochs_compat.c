@@ -1,5 +1,5 @@
 /*
- * Issue 26 under Bochs: SYSENTER, which QEMU's AMD-like CPUs (the nested
+ * The compat entries under Bochs: SYSENTER, which QEMU's AMD-like CPUs (the nested
  * runner's) raise #UD for in long mode, run on an Intel model
  * (corei7_haswell_4770).  compatcheck (tests/guest/compatcheck.c) maps the
  * vdso32 page and enters through SYSENTER from 32-bit code, checking every

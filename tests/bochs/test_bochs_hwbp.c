@@ -1,5 +1,5 @@
 /*
- * Hardware breakpoints under Bochs (issue 26): tests/guest/hwbpcheck in the
+ * Hardware breakpoints under Bochs: tests/guest/hwbpcheck in the
  * 8 entry variants on the Haswell model, which holds the #DB of a watchpoint
  * hit by MOV SS in the MOV SS shadow: over a SYSCALL it lands on the first
  * instruction of entry_SYSCALL_64(_pti), in ring 0 with the user GS and,

@@ -1,5 +1,5 @@
 /*
- * filecheck: file operations and devices as Linux has them (issue 25).
+ * filecheck: file operations and devices as Linux has them.
  * One file per area, each a function main calls in its own fresh
  * directory under /tmp:
  *   filecheck_attr.c   umask, chmod, chown, timestamps, stat and statx

@@ -1,5 +1,5 @@
 /*
- * Robust futex lists and PI futexes (issue 25): robust mutexes whose owner
+ * Robust futex lists and PI futexes: robust mutexes whose owner
  * thread or process dies (EOWNERDEAD, pthread_mutex_consistent,
  * ENOTRECOVERABLE), the kernel's robust-list walk on raw words,
  * set/get_robust_list, PI mutexes under contention between threads, and the

@@ -1,6 +1,6 @@
 /*
  * ptracecheck: ptrace of a forked child as Linux x86-64 does it: TRACEME,
- * stops reported by waitpid, SINGLESTEP (through a SYSCALL: the must-show),
+ * stops reported by waitpid, SINGLESTEP (through a SYSCALL),
  * SYSCALL stops with orig_rax and a changed number or result,
  * PEEKUSER/POKEUSER, GETREGS/SETREGS, GETFPREGS, CONT with a signal,
  * signal-delivery stops, KILL.  The child reports through registers the

@@ -1,7 +1,7 @@
 /*
  * ptracecheck: ptrace as Linux x86-64 has it (see ptracecheck.h).
  *   ptracecheck              every group
- *   ptracecheck GROUP...     only these (`ptracecheck step` is the must-show)
+ *   ptracecheck GROUP...     only these (e.g. `ptracecheck step`)
  *   ptracecheck --list       the groups
  * Exit 0 only when no check failed.
  */

@@ -1,5 +1,5 @@
 /*
- * ptracecheck step (the must-show): the tracer walks its child through a
+ * ptracecheck step: the tracer walks its child through a
  * SYSCALL one instruction at a time.  The child stops at pt_step_seq's INT3
  * (RIP = pt_step_0); then every PTRACE_SINGLESTEP is one SIGTRAP stop with
  * RIP at the next instruction: pt_step_1, then past the SYSCALL at

@@ -1,7 +1,7 @@
 /*
  * sigcheck: signals as Linux x86-64 has them (see sigcheck.h).
  *   sigcheck              every default group
- *   sigcheck GROUP...     only these (e.g. `sigcheck segv`, the must-show)
+ *   sigcheck GROUP...     only these (e.g. `sigcheck segv`)
  *   sigcheck --list       the groups
  * Exit 0 only when no check failed.
  */

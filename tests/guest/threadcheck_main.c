@@ -1,7 +1,7 @@
 /*
  * threadcheck: threads as Linux has them (see threadcheck.h).
  *   threadcheck              every group
- *   threadcheck GROUP...     only these (`threadcheck mutex` is the must-show)
+ *   threadcheck GROUP...     only these (e.g. `threadcheck mutex`)
  *   threadcheck --list       the groups
  * Exit 0 only when no check failed.
  */

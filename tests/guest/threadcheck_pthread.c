@@ -1,5 +1,5 @@
 /*
- * threadcheck mutex (the must-show): 4 threads each add 1 to a shared
+ * threadcheck mutex: 4 threads each add 1 to a shared
  * counter 100000 times under one pthread mutex, yielding inside the lock
  * every 1000 so that the others find it taken (futex waits); the total must
  * be exact.  Each thread also checks its TLS (__thread, starts from the TLS

@@ -1,5 +1,6 @@
 /*
- * timercheck: sleeps and wakeups under load (issue 21's probe).
+ * timercheck: sleeps and wakeups under load (a lost timer
+ * interrupt or wakeup hangs it).
  *   timercheck [SLEEPS [CHILDREN]]     default 200 sleeps of 1 ms, 50 children
  *
  * Phase 1 sleeps 1 ms SLEEPS times in a row; phase 2 forks CHILDREN that

@@ -1,5 +1,5 @@
 /*
- * Issue 26: the compat (i386) syscall entries under the entry-variant
+ * The compat (i386) syscall entries under the entry-variant
  * matrix.  compatcheck (tests/guest/compatcheck.c; checked against Linux
  * 6.1 with IA32 emulation under `--guest linux`: this host runs no 32-bit
  * code) does int $0x80 from 64-bit and from 32-bit code (GDT and LDT code

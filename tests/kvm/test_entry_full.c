@@ -1,11 +1,11 @@
 /*
- * Issue 7: signals, sigreturn, processes, threads, ptrace and the x86
+ * Signals, sigreturn, processes, threads, ptrace and the x86
  * specifics, each checked by a program of ours (tests/guest/) that passes on
  * a Linux host first, run in the guest under the entry-variant matrix:
  * pti off/on x entry.ret iret/sysret x entry.irq_return direct/trampoline.
  *
  * Budget: every `entrylab run` is a boot (10-15 s in the nested runner), so
- * the programs behind the must-shows that name the matrix (sigcheck: the
+ * the programs whose checks every configuration must pass (sigcheck: the
  * repaired SIGSEGV; sigreturn_check: non-canonical RIP and TF, sysret too)
  * run all 8 configurations; forkcheck, threadcheck and ptracecheck run the 4
  * of an orthogonal array (every value of each knob twice, every pair of
@@ -144,7 +144,7 @@ static void run_program(const struct prog_run *r)
 		return cr_make_param_array(struct prog_run, v, sizeof(which) / sizeof(which[0])); \
 	} while (0)
 
-/* Must-show: a SIGSEGV handler repairs the context and the program resumes (group segv),
+/* A SIGSEGV handler repairs the context and the program resumes (group segv),
  * with every other signal group. */
 ParameterizedTestParameters(entry_full, sigcheck)
 {
@@ -155,7 +155,7 @@ ParameterizedTest(struct prog_run *r, entry_full, sigcheck, .timeout = 300)
 	run_program(r);
 }
 
-/* Must-show: sigreturn to a non-canonical RIP is SIGSEGV; TF from sigreturn traps after one
+/* Sigreturn to a non-canonical RIP is SIGSEGV; TF from sigreturn traps after one
  * instruction, entry.ret=sysret too. */
 ParameterizedTestParameters(entry_full, sigreturn_check)
 {
@@ -166,7 +166,7 @@ ParameterizedTest(struct prog_run *r, entry_full, sigreturn_check, .timeout = 30
 	run_program(r);
 }
 
-/* Must-show: fork, wait and the exit status. */
+/* Fork, wait and the exit status. */
 ParameterizedTestParameters(entry_full, forkcheck)
 {
 	SOME("forkcheck", "", array4);
@@ -176,7 +176,7 @@ ParameterizedTest(struct prog_run *r, entry_full, forkcheck, .timeout = 300)
 	run_program(r);
 }
 
-/* Must-show: 4 threads contending on a mutex (group mutex), and the rest of threading. */
+/* 4 threads contending on a mutex (group mutex), and the rest of threading. */
 ParameterizedTestParameters(entry_full, threadcheck)
 {
 	SOME("threadcheck", "", array4);
@@ -186,7 +186,7 @@ ParameterizedTest(struct prog_run *r, entry_full, threadcheck, .timeout = 300)
 	run_program(r);
 }
 
-/* Must-show: a parent single-steps its child through a SYSCALL (group step). */
+/* A parent single-steps its child through a SYSCALL (group step). */
 ParameterizedTestParameters(entry_full, ptracecheck)
 {
 	SOME("ptracecheck", "", array4);
@@ -205,7 +205,7 @@ ParameterizedTest(struct prog_run *r, entry_full, archcheck, .timeout = 300)
 	run_program(r);
 }
 
-/* Linux behaviour beyond the issue's list: real-time signals queue; orphans are reparented. */
+/* Linux behaviour beyond the groups above: real-time signals queue; orphans are reparented. */
 ParameterizedTestParameters(entry_full, extras)
 {
 	static struct prog_run v[2];
@@ -219,7 +219,7 @@ ParameterizedTest(struct prog_run *r, entry_full, extras, .timeout = 300)
 	run_program(r);
 }
 
-/* Must-show: the getpid path stays short; the return's pending-work check is one test+branch. */
+/* The getpid path stays short; the return's pending-work check is one test+branch. */
 Test(entry_full, getpid_path_length, .timeout = 300)
 {
 	const char *out = tmp_output("trace-getpid.jsonl");

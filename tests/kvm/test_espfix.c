@@ -1,5 +1,5 @@
 /*
- * Issue 26, espfix64: the IRET to a 16-bit stack segment from the LDT
+ * espfix64: the IRET to a 16-bit stack segment from the LDT
  * leaves the user's RSP[31:16], not the kernel stack's
  * (guest-kernel/arch/x86_64/espfix.h), after a sigreturn to 32-bit and
  * 16-bit code and after the returns from a page fault and from interrupts
@@ -60,7 +60,7 @@ ParameterizedTestParameters(espfix, variants)
 	return cr_make_param_array(struct variant, v, 8);
 }
 
-/* Must-show: RSP[31:16] as asked after every kind of return, in each entry variant. */
+/* RSP[31:16] as asked after every kind of return, in each entry variant. */
 ParameterizedTest(struct variant *v, espfix, variants, .timeout = 300)
 {
 	char append[96], name[96];

@@ -88,7 +88,7 @@ Test(failures, jump_into_mmio_is_guest_crash)
 							       "KVM_EXIT_SHUTDOWN", NULL});
 }
 
-/* Reports that are well-formed but inconsistent: guest-bad-io naming the field (issue 10). */
+/* Reports that are well-formed but inconsistent: guest-bad-io naming the field. */
 Test(failures, report_region_backwards)
 {
 	expect_failure("report-backwards", 123, "guest-bad-io",

@@ -1,5 +1,5 @@
 /*
- * Issue 26, hardware breakpoints: tests/guest/hwbpcheck (ptrace's DR0-DR7
+ * Hardware breakpoints: tests/guest/hwbpcheck (ptrace's DR0-DR7
  * with Linux's checks, a write watchpoint, an execute breakpoint, a
  * watchpoint the kernel's copy hits, a child of the tracee without them,
  * exec dropping them, and MOV SS from a watched selector before SYSCALL,

@@ -1,5 +1,5 @@
 /*
- * Issue 26: static i386 programs (gcc -m32 -static, glibc) as compat
+ * Static i386 programs (gcc -m32 -static, glibc) as compat
  * processes on our kernel, under every entry variant (pti off/on x
  * entry.ret iret/sysret x entry.irq_return direct/trampoline):
  *   hello32    the smallest: glibc's start-up, one line, exit 0;
@@ -89,7 +89,7 @@ static void run_i386(const struct i386_run *r)
 		return cr_make_param_array(struct i386_run, v, 8);                           \
 	} while (0)
 
-/* Must-show: a static i386 hello runs on our kernel under all 8 variants. */
+/* A static i386 hello runs on our kernel under all 8 variants. */
 ParameterizedTestParameters(i386, hello32)
 {
 	ALL8("hello32", "hello from i386");
@@ -99,7 +99,7 @@ ParameterizedTest(struct i386_run *r, i386, hello32, .timeout = 300)
 	run_i386(r);
 }
 
-/* Must-show: the richer program (TLS through %gs, 32-bit signal frames, fork), all 8. */
+/* The richer program (TLS through %gs, 32-bit signal frames, fork), all 8. */
 ParameterizedTestParameters(i386, i386check)
 {
 	ALL8("i386check", "i386check: 22 passed, 0 failed, 0 skipped");

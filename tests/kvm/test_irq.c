@@ -1,5 +1,5 @@
 /*
- * Interrupts (issue 4): KVM's in-kernel LAPIC and EL_SYS_SELF_IPI.  The irq
+ * Interrupts: KVM's in-kernel LAPIC and EL_SYS_SELF_IPI.  The irq
  * benchmark's chain counts exactly COUNT user-mode interrupts with no exit
  * to the VMM, through x2APIC MSRs and through the xAPIC page; the register
  * checker sees nothing change across self-IPIs; a bad count is -EINVAL.

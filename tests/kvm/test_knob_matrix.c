@@ -1,5 +1,5 @@
 /*
- * Every knob value boots and runs every benchmark it applies to (issue 4):
+ * Every knob value boots and runs every benchmark it applies to:
  * one generated experiment, one `entrylab matrix` (one nested VM session
  * where there is no usable KVM), then every record checked.
  */

@@ -1,5 +1,5 @@
 /*
- * `entrylab run --guest linux` (issue 23): Debian's kernel, as the build
+ * `entrylab run --guest linux`: Debian's kernel, as the build
  * fetched it for the nested runner, boots on entrylab's VMM (natively, or
  * in the nested runner here) and runs the benchmarks into records; bad
  * kernel files are refused with 120 before anything boots.  Two Linux

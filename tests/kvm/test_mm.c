@@ -1,5 +1,5 @@
 /*
- * Address spaces (issue 7): mmcheck (tests/guest/mmcheck*.c: mremap and
+ * Address spaces: mmcheck (tests/guest/mmcheck*.c: mremap and
  * the vDSO following it, process_vm_readv/writev, fork's copies and
  * MAP_SHARED, /proc/self/smaps and status) in every entry variant, pti
  * off/on x entry.ret iret/sysret x entry.irq_return direct/trampoline:

@@ -1,5 +1,5 @@
 /*
- * The nested runner and its inner VMM's failures (issue 13): an inner
+ * The nested runner and its inner VMM's failures: an inner
  * entrylab killed by a signal is a VMM error (125) naming the signal, never
  * a guest exit status (128 + N); a bad --kernel is refused on the host (120)
  * before any VM boots.  ENTRYLAB_TEST_INNER_CRASH is the test hook

@@ -1,5 +1,5 @@
 /*
- * The nested runner's warm VMs (issue 22; harness/nested/README.md), with
+ * The nested runner's warm VMs (harness/nested/README.md), with
  * --nested so they run on every host, each test in a runner directory of
  * its own (ENTRYLAB_NESTED_RUNNER_DIR) so that the suite's other commands
  * never share its slots: the record says which path a run took, a second

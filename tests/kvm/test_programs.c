@@ -258,7 +258,7 @@ Test(programs, timercheck_sleeps_and_children)
 }
 
 /*
- * Pipes (tests/guest/pipecheck, issue 25): blocking ping-pong between parent
+ * Pipes (tests/guest/pipecheck): blocking ping-pong between parent
  * and child, EOF, EPIPE with SIGPIPE, O_NONBLOCK's EAGAIN and the 65536-byte
  * capacity, atomic 4096-byte writes from two writers, EINTR and SA_RESTART
  * on a blocked read, O_CLOEXEC across exec.  The program checks Linux's
@@ -271,7 +271,7 @@ Test(programs, pipecheck)
 }
 
 /*
- * Files and devices (tests/guest/filecheck, issue 25): umask, chmod,
+ * Files and devices (tests/guest/filecheck): umask, chmod,
  * chown, timestamps, statx; hard links, symlinks, rename(at2), truncate,
  * statfs; /dev's devices and links; MAP_SHARED of /dev/shm files across
  * fork, POSIX shm and a named semaphore; fcntl record locks (POSIX and
@@ -285,7 +285,7 @@ Test(programs, filecheck)
 }
 
 /*
- * /proc (tests/guest/proccheck, issue 25): self and thread-self per caller,
+ * /proc (tests/guest/proccheck): self and thread-self per caller,
  * a child's exe, cwd, cmdline, environ, stat, status and maps, its states
  * S, T, Z and its directory gone once reaped, fd/ links, a re-exec through
  * /proc/self/exe, and the system files.  The program checks Linux's
@@ -297,7 +297,7 @@ Test(programs, proccheck)
 }
 
 /*
- * AF_UNIX sockets (tests/guest/unixcheck, issue 25): socketpair, path,
+ * AF_UNIX sockets (tests/guest/unixcheck): socketpair, path,
  * abstract and autobind names, listen/connect/accept4 and the backlog,
  * stream, datagram and seqpacket data (boundaries, MSG_PEEK, MSG_TRUNC,
  * iovecs), SCM_RIGHTS, options (SO_PEERCRED ...), blocking with EINTR and
@@ -311,7 +311,7 @@ Test(programs, unixcheck)
 }
 
 /*
- * Robust futex lists and PI futexes (tests/guest/futexcheck, issue 25):
+ * Robust futex lists and PI futexes (tests/guest/futexcheck):
  * robust mutexes whose owner thread or process dies (EOWNERDEAD,
  * pthread_mutex_consistent, ENOTRECOVERABLE), the kernel's robust-list walk
  * on raw words (owned, foreign, pending, looping, at exec), set/get_robust_list, PI
@@ -325,8 +325,8 @@ Test(programs, futexcheck)
 }
 
 /*
- * poll, ppoll, select, pselect6, epoll and FIFOs (tests/guest/pollcheck,
- * issue 25): readiness of pipe ends, timeouts, wakes by another process,
+ * poll, ppoll, select, pselect6, epoll and FIFOs (tests/guest/pollcheck):
+ * readiness of pipe ends, timeouts, wakes by another process,
  * EINTR and the sigmask swapped for the wait, epoll's level, edge and
  * one-shot modes and its errnos, FIFO opens that wait for the other end.
  * The program checks Linux's behaviour (it passes on a Linux host); here
@@ -339,7 +339,7 @@ Test(programs, pollcheck)
 
 /*
  * Credentials, process groups, sessions and job control
- * (tests/guest/jobcheck, issue 25): set*id's rules in a child that drops
+ * (tests/guest/jobcheck): set*id's rules in a child that drops
  * root, EPERM across users, setpgid/setsid/getsid with their errors,
  * kill(0) and kill(-pgid), waitpid by group, group stop and continue as
  * wait(WUNTRACED/WCONTINUED), waitid and SIGCHLD report them, a stopped

@@ -1,5 +1,5 @@
 /*
- * Page-table isolation, PCID, global pages and the SYSRET return (issue 4)
+ * Page-table isolation, PCID, global pages and the SYSRET return
  * beyond the knob matrix of test_variants.c: the PCID set-up where the
  * host offers PCID (skipped with the reason elsewhere: TCG has none, so the
  * nested runner has none; tests/unit/test_pcid.c covers the logic), the

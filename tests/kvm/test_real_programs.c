@@ -1,6 +1,6 @@
 /*
  * Third-party programs on our kernel, compared with the same programs on
- * this host (issue 25).  Debian's busybox-static and bash-static run the
+ * this host.  Debian's busybox-static and bash-static run the
  * scripts of tests/scripts/ natively and in the guest, from the same /bin:
  * a directory holding busybox, a link per applet and bash, which the guest
  * gets with --file DIR=/bin and the host through PATH.  The two outputs must

@@ -1,5 +1,5 @@
 /*
- * Issue 24: a program that never marks a region is measured whole, a
+ * A program that never marks a region is measured whole, a
  * marked one by its markers, `--region whole` measures a marked one whole,
  * and one whose markers never run has no figure; on our kernel and on
  * Linux (`--guest linux`, /init's region=).  The programs are our own,

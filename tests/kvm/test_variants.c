@@ -1,5 +1,5 @@
 /*
- * Entry-code variants (issue 4): every combination of pti, entry.ret and
+ * Entry-code variants: every combination of pti, entry.ret and
  * vsyscall runs the register checker, and every knob value boots and runs
  * a benchmark it applies to; the record shows what the guest set up.
  */

@@ -1,5 +1,5 @@
 /*
- * vsyscall modes (issue 4): calls work in native, emulate and xonly and
+ * vsyscall modes: calls work in native, emulate and xonly and
  * agree with the vDSO (usercheck's vsyscall.* checks, plus [vsyscall] in
  * /proc/self/maps); in emulate and xonly every call is one emulating page
  * fault; reads in xonly and anything in none end the process with status

@@ -1,5 +1,5 @@
 /*
- * Whole-program regions (issue 24, abi.h enum el_region_scope): a program
+ * Whole-program regions (abi.h enum el_region_scope): a program
  * that never marks a region is measured whole, from its first user-mode
  * instruction after exec to its exit, its children included; --region
  * chooses the scope explicitly, and marked programs keep their figures.

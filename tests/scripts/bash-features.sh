@@ -1,4 +1,4 @@
-# bash's own constructs on top of the shell basics: issue 25's must-show.
+# bash's own constructs on top of the shell basics (busybox-shell.sh).
 # tests/kvm/test_real_programs.c runs it with bash-static natively and in the
 # guest and compares the outputs line by line, digits masked.
 set -o pipefail

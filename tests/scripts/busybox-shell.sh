@@ -1,5 +1,5 @@
-# A shell script of the constructs a real program's scripts use: issue 25's
-# must-show.  tests/kvm/test_real_programs.c runs it with busybox-static's
+# A shell script of the constructs a real program's scripts use.
+# tests/kvm/test_real_programs.c runs it with busybox-static's
 # ash natively and in the guest and compares the two outputs line by line,
 # digits masked (pids, times and sizes differ between the two machines).
 echo "pipeline: $(printf 'b\na\nc\n' | sort | tr '\n' ' ')"

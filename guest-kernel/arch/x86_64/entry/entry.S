@@ -251,8 +251,9 @@ exit_to_user_pti:
  * with one.  Not every writer of a frame's RIP keeps it canonical:
  * rt_sigreturn, ptrace (POKEUSER, SETREGS) and a signal handler's address
  * take any value, as on Linux.  What holds instead:
- *   - the SYSCALL fast path (syscall_dispatch() returns 1 without its slow
- *     path) SYSRETs with the RCX the SYSCALL instruction wrote: the address
+ *   - the SYSCALL fast path (entry_syscall.S: no TF, no pending work before
+ *     or after, the handler called straight from syscall_table) SYSRETs
+ *     with the RCX the SYSCALL instruction wrote: the address
  *     after an instruction fetched in user mode, so canonical (user
  *     mappings end below TASK_SIZE_MAX, the last lower-half page is never
  *     mapped, so it is at most TASK_SIZE_MAX; or it is in the vsyscall page
