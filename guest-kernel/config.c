@@ -45,8 +45,8 @@ static void print_values(const char *key, size_t keylen)
 	}
 }
 
-static void report_problem(void *ctx, enum el_cmdline_error err, const char *key, size_t keylen,
-			   const char *value, size_t valuelen)
+static void print_cmdline_error(void *ctx, enum el_cmdline_error err, const char *key,
+				size_t keylen, const char *value, size_t valuelen)
 {
 	(void)ctx;
 	kprintf("cmdline: '%.*s%s%.*s': %s", (int)keylen, key, value ? "=" : "", (int)valuelen,
@@ -58,7 +58,7 @@ static void report_problem(void *ctx, enum el_cmdline_error err, const char *key
 
 void config_parse_cmdline(const char *cmdline)
 {
-	el_cmdline_parse(cmdline, &kernel_cmdline, report_problem, 0);
+	el_cmdline_parse(cmdline, &kernel_cmdline, print_cmdline_error, 0);
 }
 
 /* on/off items that need a CPU feature: unavailable when requested but not set up. */

@@ -18,6 +18,7 @@
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
+#include "time/time.h"
 #include "time_math.h"
 
 #define EPOLL_CLOEXEC O_CLOEXEC
@@ -29,7 +30,6 @@
 #define EPOLLONESHOT (1u << 30)
 #define EPOLLET (1u << 31)
 #define EP_MAX_NESTS 4
-#define NSEC_PER_MSEC 1000000ull
 
 struct epoll_event_user {
 	uint32_t events;

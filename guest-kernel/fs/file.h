@@ -27,6 +27,16 @@
 #define O_PATH 010000000
 #define O_TMPFILE (020000000 | O_DIRECTORY)
 
+/* lseek's whence, and l_whence of a struct flock */
+#define SEEK_SET 0
+#define SEEK_CUR 1
+#define SEEK_END 2
+#define SEEK_DATA 3
+#define SEEK_HOLE 4
+
+/* ioctl: the bytes waiting to be read (a tty, a pipe, a socket) */
+#define FIONREAD 0x541b
+
 struct file {
 	struct inode *inode;
 	const struct file_ops *ops;

@@ -14,22 +14,10 @@
 #include "sys/errno.h"
 #include "sys/uaccess.h"
 
-#define F_RDLCK 0
-#define F_WRLCK 1
-#define F_UNLCK 2
-#define F_GETLK 5
-#define F_SETLK 6
-#define F_SETLKW 7
-#define F_OFD_GETLK 36
-#define F_OFD_SETLK 37
-#define F_OFD_SETLKW 38
 #define LOCK_SH 1
 #define LOCK_EX 2
 #define LOCK_NB 4
 #define LOCK_UN 8
-#define SEEK_SET 0
-#define SEEK_CUR 1
-#define SEEK_END 2
 #define LOCK_EOF ((uint64_t)INT64_MAX) /* Linux's OFFSET_MAX */
 #define DEADLOCK_STEPS 16               /* Linux's MAX_DEADLK_ITERATIONS: longer cycles pass */
 

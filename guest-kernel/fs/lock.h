@@ -15,6 +15,17 @@
 
 #include "fs/file.h"
 
+/* fcntl's lock commands and struct flock's l_type (Linux include/uapi/asm-generic/fcntl.h) */
+#define F_GETLK 5
+#define F_SETLK 6
+#define F_SETLKW 7
+#define F_OFD_GETLK 36
+#define F_OFD_SETLK 37
+#define F_OFD_SETLKW 38
+#define F_RDLCK 0
+#define F_WRLCK 1
+#define F_UNLCK 2
+
 /* fcntl's lock commands (cmd F_GETLK..F_OFD_SETLKW, uflock a struct flock): 0 or -errno. */
 long lock_fcntl(struct file *f, unsigned cmd, uint64_t uflock);
 

@@ -11,8 +11,6 @@
 #include "time/time.h"
 #include "time_math.h"
 
-#define SIGBIT(sig) (1ull << ((sig) - 1))
-
 const char poll_chan;
 
 /* Tasks asleep in poll_sleep: with none, a readiness change wakes nobody (a pipe's fast path). */

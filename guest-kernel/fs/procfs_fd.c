@@ -7,12 +7,11 @@
  * "anon_inode:[NAME]" for files outside the tree, as Linux does.
  */
 #include "fs/procfs_priv.h"
+#include "fs/vfs.h"
 #include "lib/kprintf.h"
 #include "lib/string.h"
 #include "proc/process.h"
 #include "sys/errno.h"
-
-#define S_IFSOCK 0140000
 
 static long path_text(const struct inode *n, char *buf, size_t size)
 {

@@ -16,10 +16,10 @@
 #include "sys/errno.h"
 #include "sys/uaccess.h"
 #include "vdso/vdso.h"
+#include "vsyscall/vsyscall.h"
 
 #define LINE_MAX      384
 #define BLOCK_MAX     1536 /* a maps line and the smaps lines after it */
-#define VSYSCALL_ADDR 0xffffffffff600000ull
 
 /*
  * Writes block i of a file's text into buf (NUL-terminated) and returns its

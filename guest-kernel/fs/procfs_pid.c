@@ -14,9 +14,8 @@
 #include "proc/process.h"
 #include "proc/signal_frame.h"
 #include "sys/errno.h"
+#include "time/time.h"
 
-#define TICKS_PER_SEC 100 /* USER_HZ, AT_CLKTCK */
-#define NSEC_PER_TICK ((uint64_t)1000000000 / TICKS_PER_SEC)
 #define CAP_FULL \
 	((uint64_t)0x000001ffffffffff) /* root's capability sets (41 capabilities, Linux 6.1) */
 

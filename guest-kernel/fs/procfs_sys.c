@@ -17,8 +17,6 @@
 #include "proc/uts.h"
 #include "time/time.h"
 
-#define NSEC_PER_SEC  ((uint64_t)1000000000)
-#define NSEC_PER_TICK (NSEC_PER_SEC / 100) /* USER_HZ */
 
 static int gen_meminfo(struct pbuf *b, struct task *t, const struct inode *node)
 {
@@ -40,8 +38,9 @@ static int gen_meminfo(struct pbuf *b, struct task *t, const struct inode *node)
 /* Seconds with two decimals, as /proc/uptime prints them. */
 static void seconds(struct pbuf *b, uint64_t ns, char after)
 {
-	pb_printf(b, "%lu.%02lu%c", ns / NSEC_PER_SEC, ns % NSEC_PER_SEC / (NSEC_PER_SEC / 100),
-		  after);
+	uint64_t sec = ns / NSEC_PER_SEC, hundredths = ns % NSEC_PER_SEC / (NSEC_PER_SEC / 100);
+
+	pb_printf(b, "%lu.%02lu%c", sec, hundredths, after);
 }
 
 static int gen_uptime(struct pbuf *b, struct task *t, const struct inode *node)
@@ -90,7 +89,7 @@ static int gen_stat(struct pbuf *b, struct task *t, const struct inode *node)
 	pb_printf(b, "cpu  %lu 0 0 %lu 0 0 0 0 0 0\ncpu0 %lu 0 0 %lu 0 0 0 0 0 0\n", busy, idle,
 		  busy, idle);
 	pb_printf(b, "btime %lu\nprocesses %lu\nprocs_running %u\nprocs_blocked %u\n",
-		  (time_realtime_ns() - now) / NSEC_PER_SEC, task_created, c.running, c.blocked);
+		  (uint64_t)((time_realtime_ns() - now) / NSEC_PER_SEC), task_created, c.running, c.blocked);
 	return 0;
 }
 

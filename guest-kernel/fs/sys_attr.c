@@ -17,7 +17,6 @@
 #define S_IXGRP 00010
 #define UTIME_NOW ((1l << 30) - 1)
 #define UTIME_OMIT ((1l << 30) - 2)
-#define NSEC_PER_SEC 1000000000ll
 
 struct timespec_user {
 	int64_t sec, nsec;
@@ -156,7 +155,7 @@ static int apply_time(const struct timespec_user *t, uint64_t now, uint64_t *ns)
 		*ns = now;
 		return 0;
 	}
-	if (t->nsec < 0 || t->nsec >= NSEC_PER_SEC)
+	if (t->nsec < 0 || t->nsec >= (int64_t)NSEC_PER_SEC)
 		return -EINVAL;
 	*ns = (uint64_t)(t->sec * NSEC_PER_SEC + t->nsec);
 	return 0;
@@ -177,9 +176,9 @@ static long set_times(int64_t dirfd, uint64_t upath, const struct timespec_user 
 		times = now_both;
 	/* Linux checks the values before the name. */
 	if ((times[0].nsec != UTIME_OMIT && times[0].nsec != UTIME_NOW &&
-	     (times[0].nsec < 0 || times[0].nsec >= NSEC_PER_SEC)) ||
+	     (times[0].nsec < 0 || times[0].nsec >= (int64_t)NSEC_PER_SEC)) ||
 	    (times[1].nsec != UTIME_OMIT && times[1].nsec != UTIME_NOW &&
-	     (times[1].nsec < 0 || times[1].nsec >= NSEC_PER_SEC)))
+	     (times[1].nsec < 0 || times[1].nsec >= (int64_t)NSEC_PER_SEC)))
 		return -EINVAL;
 	err = attr_target(dirfd, upath, flags, true, &n);
 	if (!err)

@@ -18,8 +18,6 @@
 #include "time/time.h"
 #include "time_math.h"
 
-#define NSEC_PER_SEC 1000000000ull
-#define NSEC_PER_MSEC 1000000ull
 
 struct pollfd_user {
 	int32_t fd;

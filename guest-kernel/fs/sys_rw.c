@@ -10,19 +10,9 @@
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
+#include "sys/uio.h"
 
-#define MAX_RW_COUNT 0x7ffff000ull /* Linux caps one transfer here */
-#define UIO_MAXIOV 1024
 #define IOV_BATCH 16
-#define SEEK_SET 0
-#define SEEK_CUR 1
-#define SEEK_END 2
-#define SEEK_DATA 3
-#define SEEK_HOLE 4
-
-struct iovec_user {
-	uint64_t base, len;
-};
 
 /* pos: NULL to use and move the file position (read/write), else pread/pwrite's offset. */
 static long do_read(struct file *f, uint64_t buf, uint64_t len, const uint64_t *pos)

@@ -17,7 +17,6 @@
 #include "time/time.h"
 #include "time_math.h"
 
-#define NSEC_PER_SEC 1000000000ull
 #define NSEC_PER_USEC 1000ull
 #define USEC_PER_SEC 1000000ll
 #define SET_WORDS ((FD_MAX + 63) / 64)

@@ -12,7 +12,6 @@
 #include "sys/uaccess.h"
 
 #define AF_MAX 46
-#define SOL_SOCKET 1
 #define SO_REUSEADDR 2
 #define SO_TYPE 3
 #define SO_ERROR 4

@@ -10,11 +10,10 @@
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
+#include "sys/uio.h"
 
-#define SOL_SOCKET 1
 #define SCM_RIGHTS 1
 #define SOCKADDR_STORAGE 128
-#define UIO_MAXIOV 1024
 #define CMSG_HDR 16 /* struct cmsghdr: size_t len, int level, int type */
 #define CMSG_ALIGN(n) (((n) + 7) & ~(uint64_t)7)
 

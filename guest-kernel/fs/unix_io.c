@@ -10,13 +10,7 @@
 #include "sys/errno.h"
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
-
-#define MAX_RW_COUNT 0x7ffff000ull
-#define UIO_MAXIOV 1024
-
-struct iovec_user {
-	uint64_t base, len;
-};
+#include "sys/uio.h"
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
 {

@@ -34,6 +34,7 @@
 
 #define AF_UNSPEC 0
 #define AF_UNIX 1
+#define SOL_SOCKET 1 /* setsockopt's and a control message's level */
 
 #define SOCK_STREAM 1
 #define SOCK_DGRAM 2

@@ -14,6 +14,7 @@
  * the area's precomputed leaf (vma.pte_zero); new frames take vma.pte.  A
  * cache miss (binary search, stack growth) and missing tables go out of line.
  */
+#include "arch/x86_64/trap_pf.h"
 #include "fs/vfs.h"
 #include "lib/string.h"
 #include "mm/frame.h"
@@ -22,12 +23,6 @@
 #include "mm/upt.h"
 #include "proc/process.h"
 #include "proc/rlimit.h"
-
-#define PF_PRESENT 0x1u
-#define PF_WRITE 0x2u
-#define PF_USER 0x4u
-#define PF_RSVD 0x8u
-#define PF_INSTR 0x10u
 
 static uint8_t zero_page[PAGE_SIZE] __page_aligned_bss;
 
@@ -72,9 +67,9 @@ static __attribute__((noinline)) struct vma *find_or_grow(struct mm *mm, uint64_
 
 static bool access_allowed(const struct vma *v, uint64_t error)
 {
-	if (error & PF_WRITE)
+	if (error & X86_PF_WRITE)
 		return v->prot & VMA_W;
-	if (error & PF_INSTR)
+	if (error & X86_PF_INSTR)
 		return v->prot & VMA_X;
 	return v->prot & (VMA_R | VMA_W | VMA_X);
 }
@@ -146,7 +141,7 @@ static __attribute__((noinline)) enum fault_result fault_slow(struct mm *mm, uin
 	uint64_t page = ALIGN_DOWN(addr, PAGE_SIZE), *pte, e;
 	struct vma *v;
 
-	if (addr >= TASK_SIZE_MAX || (error & PF_RSVD))
+	if (addr >= TASK_SIZE_MAX || (error & X86_PF_RSVD))
 		return FAULT_BAD_ADDRESS;
 	v = vma_cached(&mm->vmas, addr);
 	if (!v && !(v = find_or_grow(mm, addr)))
@@ -159,20 +154,20 @@ static __attribute__((noinline)) enum fault_result fault_slow(struct mm *mm, uin
 	e = *pte;
 	if (!(e & PTE_P)) {
 		/* A read of private anonymous memory (pte_zero set only for those kinds). */
-		if (!(error & PF_WRITE) && v->pte_zero) {
+		if (!(error & X86_PF_WRITE) && v->pte_zero) {
 			*pte = v->pte_zero;
 			return FAULT_HANDLED;
 		}
 		return fault_not_present(mm, v, pte, page);
 	}
-	if ((error & PF_WRITE) && !(e & PTE_W))
+	if ((error & X86_PF_WRITE) && !(e & PTE_W))
 		return fault_cow(mm, v, pte, page);
 	/*
 	 * Present and allowed: a stale TLB entry from before a permission
 	 * change.  A supervisor fault here (SMAP, a kernel bug) must not loop:
 	 * report it so the exception table or the panic takes over.
 	 */
-	if (!(error & PF_USER) && (error & PF_PRESENT))
+	if (!(error & X86_PF_USER) && (error & X86_PF_PROT))
 		return FAULT_BAD_ACCESS;
 	tlb_flush_user_page(page);
 	return FAULT_HANDLED;
@@ -192,7 +187,7 @@ enum fault_result mm_fault(struct mm *mm, uint64_t addr, uint64_t error)
 	uint64_t *pte;
 
 	/* A cached area lies below TASK_SIZE_MAX: a hit is a user address. */
-	if (!(error & (PF_WRITE | PF_RSVD | PF_INSTR))) {
+	if (!(error & (X86_PF_WRITE | X86_PF_RSVD | X86_PF_INSTR))) {
 		v = vma_cached(&mm->vmas, addr);
 		if (v && v->pte_zero && upt_pte_present(mm, addr, &pte) && !(*pte & PTE_P)) {
 			*pte = v->pte_zero;
@@ -207,6 +202,6 @@ enum fault_result mm_populate(struct mm *mm, uint64_t start, uint64_t end, bool 
 	enum fault_result r = FAULT_HANDLED;
 
 	for (; start < end && r == FAULT_HANDLED; start += PAGE_SIZE)
-		r = mm_fault(mm, start, write ? PF_WRITE | PF_USER : PF_USER);
+		r = mm_fault(mm, start, write ? X86_PF_WRITE | X86_PF_USER : X86_PF_USER);
 	return r;
 }

@@ -4,15 +4,13 @@
  * page present (copying on write as a user write would), and the frame is
  * reached through the direct map, so the space need not be loaded.
  */
+#include "arch/x86_64/trap_pf.h"
 #include "mm/mm.h"
 #include "mm/paging.h"
 #include "mm/tlb.h"
 #include "mm/upt.h"
 #include "vdso/vdso.h"
 #include "vsyscall/vsyscall.h"
-
-#define PF_WRITE 0x2u
-#define PF_USER 0x4u
 
 void *mm_access_page(struct mm *mm, uint64_t addr, bool write)
 {
@@ -28,7 +26,7 @@ void *mm_access_page(struct mm *mm, uint64_t addr, bool write)
 		return 0;
 	pte = upt_pte(mm, page, false);
 	if (!pte || !(*pte & PTE_P) || (write && !(*pte & PTE_W))) {
-		if (mm_fault(mm, addr, write ? PF_USER | PF_WRITE : PF_USER) != FAULT_HANDLED)
+		if (mm_fault(mm, addr, write ? X86_PF_USER | X86_PF_WRITE : X86_PF_USER) != FAULT_HANDLED)
 			return 0;
 		/*
 		 * A copy on write replaced a frame: the fault flushed the loaded

@@ -21,14 +21,9 @@
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
+#include "sys/uio.h"
 
-#define UIO_MAXIOV 1024
-#define MAX_RW_COUNT 0x7ffff000ull /* Linux caps one transfer here */
 #define IOV_BATCH 16
-
-struct iovec_user {
-	uint64_t base, len;
-};
 
 /* A reader of one iovec array in batches (the array stays in user memory). */
 struct iov_cursor {

@@ -7,6 +7,7 @@
  */
 #include "fs/file.h"
 #include "mm/mm.h"
+#include "mm/mman.h"
 #include "mm/tlb.h"
 #include "mm/upt.h"
 #include "proc/process.h"
@@ -16,15 +17,6 @@
 #define PROT_MASK (VMA_R | VMA_W | VMA_X)
 #define PROT_GROWSDOWN 0x01000000u
 #define PROT_GROWSUP 0x02000000u
-#define MAP_SHARED 0x01u
-#define MAP_PRIVATE 0x02u
-#define MAP_SHARED_VALIDATE 0x03u
-#define MAP_TYPE 0x0fu
-#define MAP_FIXED 0x10u
-#define MAP_ANONYMOUS 0x20u
-#define MAP_32BIT 0x40u /* x86-64: below 2 GiB, for code that keeps 32-bit pointers */
-#define MAP_HUGETLB 0x40000u
-#define MAP_FIXED_NOREPLACE 0x100000u
 #define MADV_DONTNEED 4
 #define MADV_FREE 8
 

@@ -15,6 +15,7 @@
 #include "sys/errno.h"
 #include "sys/uaccess.h"
 #include "time/random.h"
+#include "time/time.h"
 
 #define AT_NULL 0
 #define AT_PHDR 3
@@ -79,7 +80,7 @@ static unsigned fill_auxv(uint64_t *a, const struct exec_image *img, uint64_t ra
 		AUX(AT_SYSINFO_EHDR, img->vdso);
 	AUX(AT_HWCAP, cpuid(1, 0).edx);
 	AUX(AT_PAGESZ, PAGE_SIZE);
-	AUX(AT_CLKTCK, 100);
+	AUX(AT_CLKTCK, USER_HZ);
 	AUX(AT_PHDR, img->phdr);
 	AUX(AT_PHENT, img->ia32 ? 32 : 56);
 	AUX(AT_PHNUM, img->phnum);

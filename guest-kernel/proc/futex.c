@@ -233,9 +233,6 @@ static long futex_wake_user(uint64_t uaddr, uint32_t n, uint32_t bitset, bool pr
 #define FUTEX_UNLOCK_PI 7
 #define FUTEX_TRYLOCK_PI 8
 #define FUTEX_LOCK_PI2 13
-#define FUTEX_WAITERS 0x80000000u
-#define FUTEX_OWNER_DIED 0x40000000u
-#define FUTEX_TID_MASK 0x3fffffffu
 
 static int get_word(uint64_t uaddr, uint32_t *v)
 {

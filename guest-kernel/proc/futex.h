@@ -10,6 +10,11 @@
 
 #include "kernel.h"
 
+/* The PI futex word (Linux include/uapi/linux/futex.h): owner TID and two flags. */
+#define FUTEX_WAITERS 0x80000000u
+#define FUTEX_OWNER_DIED 0x40000000u
+#define FUTEX_TID_MASK 0x3fffffffu
+
 struct mm;
 struct task;
 

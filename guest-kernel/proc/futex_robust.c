@@ -18,9 +18,6 @@
 #include "sys/uaccess.h"
 
 #define ROBUST_LIST_LIMIT 2048
-#define FUTEX_WAITERS     0x80000000u
-#define FUTEX_OWNER_DIED  0x40000000u
-#define FUTEX_TID_MASK    0x3fffffffu
 
 struct robust_list_head {
 	uint64_t next;

@@ -8,12 +8,10 @@
 #include "proc/process.h"
 #include "proc/sched.h"
 #include "proc/signal.h"
+#include "proc/wait_flags.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 
-#define WUNTRACED 0x00000002
-#define WCONTINUED 0x00000008
-#define WNOWAIT 0x01000000
 #define W_CONTINUED 0xffff
 
 static bool live(const struct task *t)

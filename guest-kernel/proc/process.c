@@ -39,7 +39,6 @@
 
 #define MAX_ARGS 64
 #define ARG_MAX_LEN 256
-#define SIGCHLD 17
 
 struct task task_table[TASK_MAX];
 unsigned task_slots;

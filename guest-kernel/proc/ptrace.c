@@ -31,6 +31,7 @@
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
+#include "sys/uio.h"
 
 #define PTRACE_TRACEME 0
 #define PTRACE_PEEKTEXT 1
@@ -66,9 +67,6 @@
 #define NT_PRSTATUS 1
 #define NT_PRFPREG 2
 
-#define TRAP_BRKPT 1
-#define CLD_TRAPPED 4
-#define SI_USER 0
 #define FXSAVE_BYTES 512
 
 /* ---- stops (the tracee's side) ---- */
@@ -348,13 +346,9 @@ static long fpregs(struct task *t, uint64_t ubuf, uint64_t len, bool set)
 	}
 }
 
-struct user_iovec {
-	uint64_t base, len;
-};
-
 static long regset(struct task *t, uint64_t type, uint64_t uiov, bool set)
 {
-	struct user_iovec iov;
+	struct iovec_user iov;
 	long err;
 	uint64_t size = type == NT_PRSTATUS ? USER_REGS_SIZE : FXSAVE_BYTES;
 

@@ -30,6 +30,7 @@
  * (ptregs stubs), at the top of task_exit, and on the return to user mode
  * (TASK_WORK_NOTIFY) for traps.
  */
+#include "proc/clone_flags.h"
 #include "proc/process.h"
 #include "proc/ptrace.h"
 #include "proc/ptrace_priv.h"
@@ -37,11 +38,6 @@
 #include "proc/sched.h"
 #include "proc/signal.h"
 #include "sys/errno.h"
-
-#define CSIGNAL        0xffull
-#define CLONE_PTRACE   0x00002000ull
-#define CLONE_VFORK    0x00004000ull
-#define CLONE_UNTRACED 0x00800000ull
 
 #define TRAP_CODE PTRACE_EVENT_CODE(SIGTRAP, PTRACE_EVENT_STOP)
 

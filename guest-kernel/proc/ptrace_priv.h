@@ -7,6 +7,7 @@
 #ifndef EL_PROC_PTRACE_PRIV_H
 #define EL_PROC_PTRACE_PRIV_H
 
+#include "proc/signal_frame.h"
 #include "proc/signal_types.h"
 
 #define PTRACE_O_TRACESYSGOOD 0x1
@@ -33,12 +34,6 @@
 #define PTRACE_SYSCALL_INFO_NONE 0
 #define PTRACE_SYSCALL_INFO_ENTRY 1
 #define PTRACE_SYSCALL_INFO_EXIT 2
-
-#define SIGKILL 9
-#define SIGTRAP 5
-#define SIGCONT 18
-#define SIGSTOP 19
-#define SIGCHLD 17
 
 /* The stop code (wait status bits 8-23) of an event stop. */
 #define PTRACE_EVENT_CODE(sig, ev) ((sig) | ((ev) << 8))

@@ -4,8 +4,7 @@
  * slot for a syscall frame and -1 for any other entry, as Linux's orig_ax.
  */
 #include "ptrace_regs.h"
-
-#define EIO 5
+#include "../sys/errno.h"
 
 static uint64_t *gpr(struct trap_frame *tf, unsigned idx)
 {

@@ -35,6 +35,7 @@
 #include "lib/string.h"
 #include "mm/frame.h"
 #include "mm/layout.h"
+#include "proc/clone_flags.h"
 #include "proc/jobctl.h"
 #include "proc/process.h"
 #include "proc/rlimit.h"
@@ -48,9 +49,6 @@
 #include "sys/uaccess.h"
 #include "sys/uaccess_range.h"
 
-#define SIGBIT(sig) (1ull << ((sig) - 1))
-
-#define SIG_KERNEL_ONLY (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
 /* Faults: dequeued before anything else (Linux SYNCHRONOUS_MASK). */
 #define SIG_SYNCHRONOUS (SIGBIT(SIGSEGV) | SIGBIT(SIGBUS) | SIGBIT(SIGILL) | SIGBIT(SIGTRAP) | \
 			 SIGBIT(SIGFPE) | SIGBIT(SIGSYS))
@@ -61,10 +59,6 @@
 			  SIGBIT(SIGBUS) | SIGBIT(SIGFPE) | SIGBIT(SIGSEGV) | SIGBIT(SIGXCPU) | \
 			  SIGBIT(SIGXFSZ) | SIGBIT(SIGSYS))
 #define WCOREFLAG 0x80
-
-#define CLONE_VM 0x100ull
-#define CLONE_SIGHAND 0x800ull
-#define CLONE_VFORK 0x4000ull
 
 #define SIGHAND_ORDER 1 /* struct sighand is larger than a page */
 _Static_assert(sizeof(struct sighand) <= (4096u << SIGHAND_ORDER), "struct sighand fits");

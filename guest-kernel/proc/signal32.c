@@ -50,8 +50,7 @@
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
 
-#define SIGBIT(sig) (1ull << ((sig) - 1))
-#define SIG32_KERNEL_ONLY (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
+#define SIG32_KERNEL_ONLY SIG_KERNEL_ONLY
 #define SIG32_SYNCHRONOUS (SIGBIT(SIGSEGV) | SIGBIT(SIGBUS) | SIGBIT(SIGILL) | SIGBIT(SIGTRAP) | \
 			   SIGBIT(SIGFPE))
 #define NR32_SIGRETURN 119

@@ -50,6 +50,11 @@
 #define SIGRTMIN 32 /* the kernel's; libc reserves the first few */
 #define SIG_NSIG 64 /* _NSIG: the last valid number */
 
+/* A signal's bit in a sigset_t (the first word: signals 1..64). */
+#define SIGBIT(sig) (1ull << ((sig) - 1))
+/* The signals no handler, mask or ignore can catch. */
+#define SIG_KERNEL_ONLY (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
+
 #define SIG_DFL 0
 #define SIG_IGN 1
 

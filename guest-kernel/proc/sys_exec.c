@@ -25,8 +25,6 @@
 #include "sys/uaccess.h"
 
 #define EXEC_STRING_SPACE 12288 /* argv and envp strings together */
-#define SIGTRAP 5
-#define SIGSEGV 11
 
 struct exec_args {
 	const char *argv[EXEC_MAX_STRINGS + 1];

@@ -24,8 +24,6 @@
 #define PRIO_PROCESS 0
 #define PRIO_PGRP 1
 #define PRIO_USER 2
-#define USER_HZ 100
-#define NSEC_PER_TICK (1000000000ull / USER_HZ)
 #define NICE_MIN (-20)
 #define NICE_MAX 19
 #define NR_OPEN FD_MAX /* Linux's fs.nr_open: no NOFILE limit above the table */

@@ -17,9 +17,6 @@
 #include "time/time.h"
 
 #define SIGSET_SIZE sizeof(uint64_t)
-#define SIGBIT(sig) (1ull << ((sig) - 1))
-#define SIG_KERNEL_ONLY (SIGBIT(SIGKILL) | SIGBIT(SIGSTOP))
-#define NSEC_PER_SEC 1000000000ll
 
 struct timespec_user {
 	int64_t tv_sec, tv_nsec;
@@ -145,7 +142,7 @@ SYSCALL(rt_sigtimedwait)
 	if (a2) {
 		if (copy_from_user(&ts, a2, sizeof(ts)))
 			return -EFAULT;
-		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= NSEC_PER_SEC)
+		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC_PER_SEC)
 			return -EINVAL;
 		timed = true;
 		if (ts.tv_sec || ts.tv_nsec)

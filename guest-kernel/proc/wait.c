@@ -10,34 +10,17 @@
 #include "proc/process.h"
 #include "proc/ptrace.h"
 #include "proc/sched.h"
+#include "proc/signal_frame.h"
 #include "proc/task_alloc.h"
+#include "proc/wait_flags.h"
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
-
-#define WNOHANG 0x00000001
-#define WUNTRACED 0x00000002
-#define WSTOPPED WUNTRACED
-#define WEXITED 0x00000004
-#define WCONTINUED 0x00000008
-#define WNOWAIT 0x01000000
-#define __WNOTHREAD 0x20000000
-#define __WALL 0x40000000
-#define __WCLONE 0x80000000
 
 #define P_ALL 0
 #define P_PID 1
 #define P_PGID 2
 #define P_PIDFD 3
-
-#define SIGCHLD 17
-#define CLD_EXITED 1
-#define CLD_KILLED 2
-#define CLD_DUMPED 3
-#define CLD_TRAPPED 4
-#define CLD_STOPPED 5
-#define CLD_CONTINUED 6
-#define SIGCONT 18
 
 /* What one wait found. */
 struct wait_result {

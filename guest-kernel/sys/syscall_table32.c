@@ -33,21 +33,16 @@
  * answers -ENOSYS on x86-64 too).
  */
 #include "entrylab/syscall_nr32.h"
+#include "fs/lock.h"
+#include "mm/mman.h"
 #include "sys/errno.h"
 #include "sys/syscall32.h"
 #include "sys/uaccess.h"
 #include "sys/uaccess_u64.h"
 
 #define PAGE_SHIFT_MMAP2 12 /* mmap2's unit, 4096 on i386 whatever the page size */
-#define MAP_FIXED 0x10u
-#define MAP_32BIT 0x40u
-#define MAP_FIXED_NOREPLACE 0x100000u
-#define F_GETLK 5
-#define F_SETLKW 7
 #define F_GETLK64 12
 #define F_SETLKW64 14
-#define F_OFD_GETLK 36
-#define F_OFD_SETLKW 38
 
 static inline uint64_t sx32(uint64_t v)
 {

@@ -10,6 +10,7 @@
 #include "sys/errno.h"
 #include "sys/syscalls.h"
 #include "sys/uaccess.h"
+#include "sys/uio.h"
 #include "time/random.h"
 #include "time/time.h"
 #include "time/time_priv.h"
@@ -18,7 +19,7 @@
 #define GRND_NONBLOCK 0x1
 #define GRND_RANDOM 0x2
 #define GRND_INSECURE 0x4
-#define GETRANDOM_MAX 0x7ffff000u /* Linux's MAX_RW_COUNT */
+#define GETRANDOM_MAX MAX_RW_COUNT
 #define CHUNK 256
 
 typedef bool hw_random_fn(uint64_t *v);

@@ -6,7 +6,13 @@
 #ifndef EL_TIME_H
 #define EL_TIME_H
 
+#include "entrylab/vvar.h" /* NSEC_PER_SEC */
 #include "kernel.h"
+
+#define NSEC_PER_MSEC 1000000ull
+/* The clock tick user mode counts in: times(2), /proc's tick fields, AT_CLKTCK. */
+#define USER_HZ 100
+#define NSEC_PER_TICK ((uint64_t)(NSEC_PER_SEC / USER_HZ))
 
 /* After cpu_setup() and the command line: picks and initialises the clock source. */
 void time_init(void);

@@ -12,6 +12,7 @@
  * process then dies as SIGSEGV (status 139), as on Linux.  Each emulated
  * call is one page fault in the region counters.
  */
+#include "arch/x86_64/trap_pf.h"
 #include "entrylab/knobs.h"
 #include "lib/kprintf.h"
 #include "mm/layout.h"
@@ -23,7 +24,6 @@
 #include "time/time.h"
 #include "vsyscall/vsyscall.h"
 
-#define PF_WRITE 0x2u
 #define ENTRY_MASK 0xc00u /* the entry points are 1 KiB apart */
 
 /*
@@ -96,7 +96,7 @@ static __printf(3, 4) __attribute__((cold)) enum vsyscall_verdict refuse(
 static __attribute__((cold)) enum vsyscall_verdict refuse_access(const struct trap_frame *tf,
 								 uint64_t addr, uint8_t mode)
 {
-	if (tf->error & PF_WRITE)
+	if (tf->error & X86_PF_WRITE)
 		return refuse(tf, addr, "write to the page (it is never writable)");
 	if (addr == tf->rip && mode == EL_VSYSCALL_NONE)
 		return refuse(tf, addr, "call refused: vsyscall=none disables legacy vsyscalls "
@@ -153,7 +153,7 @@ enum vsyscall_verdict vsyscall_fault(struct trap_frame *tf, uint64_t addr)
 	if (ALIGN_DOWN(addr, PAGE_SIZE) != VSYSCALL_ADDR || !trap_from_user(tf) || !current)
 		return VSYSCALL_NOT_MINE;
 	/* Only an instruction fetch at the faulting RIP is a call: reads, writes are refused. */
-	if ((tf->error & PF_WRITE) || addr != tf->rip || !calls_emulated[mode])
+	if ((tf->error & X86_PF_WRITE) || addr != tf->rip || !calls_emulated[mode])
 		return refuse_access(tf, addr, mode);
 	return emulate_call(tf);
 }

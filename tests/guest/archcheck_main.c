@@ -54,10 +54,7 @@ int ac_pin_cpu0(void)
 	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
 }
 
-static const struct group {
-	const char *name, *what;
-	void (*run)(void);
-} groups[] = {
+static const struct el_group groups[] = {
 	{"ldt", "modify_ldt; LDT data in %gs and code in %cs across syscalls, faults, signals",
 	 ac_ldt},
 	{"prctl", "arch_prctl FS/GS, FSGSBASE instructions", ac_prctl},
@@ -67,35 +64,8 @@ static const struct group {
 	{"xsave", "OSXSAVE/XCR0 as CPUID offers; AVX state across a switch", ac_xsave},
 	{"vdso", "mremap of the vDSO: the kernel follows, the moved code runs", ac_vdso_move},
 };
-#define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (size_t i = 0; i < NGROUPS; i++)
-			printf("%-7s %s\n", groups[i].name, groups[i].what);
-		return 0;
-	}
-	for (int a = 1; a < argc; a++) {
-		size_t i = 0;
-
-		while (i < NGROUPS && strcmp(argv[a], groups[i].name))
-			i++;
-		if (i == NGROUPS) {
-			fprintf(stderr, "archcheck: no group '%s' (archcheck --list)\n", argv[a]);
-			return 2;
-		}
-	}
-	setvbuf(stdout, NULL, _IONBF, 0);
-	for (size_t i = 0; i < NGROUPS; i++) {
-		int run = argc == 1;
-
-		for (int a = 1; a < argc; a++)
-			run |= !strcmp(argv[a], groups[i].name);
-		if (!run)
-			continue;
-		printf("archcheck: %s: %s\n", groups[i].name, groups[i].what);
-		groups[i].run();
-	}
-	return el_summary("archcheck");
+	return EL_RUN_GROUPS("archcheck", groups, _IONBF, argc, argv);
 }

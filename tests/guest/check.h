@@ -10,6 +10,7 @@
 #define EL_TEST_CHECK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 void el_pass(const char *name);
 void el_fail(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -21,5 +22,30 @@ bool el_expect(const char *name, bool ok, const char *fmt, ...)
 
 /* "PROG: N passed, N failed, N skipped"; returns the exit status (0: none failed). */
 int el_summary(const char *prog);
+
+/*
+ * One group of checks: the name that selects it, what it checks, the checks.
+ * A group whose `what` ends in "(extra)" runs only when named; --list marks
+ * it "[not run by default]".
+ */
+struct el_group {
+	const char *name, *what;
+	void (*run)(void);
+};
+
+/*
+ * The command line every group-structured check program has:
+ *   PROG              every group but the extra ones
+ *   PROG GROUP...     only these (in the table's order)
+ *   PROG --list       the groups, one a line
+ * A name that is no group: a message on stderr and status 2, nothing run.
+ * Before the groups, stdout gets setvbuf mode buf_mode (_IOLBF, or _IONBF
+ * where children print too), and each group starts with "PROG: NAME: WHAT".
+ * Returns main's exit status: 0 for --list, else el_summary's.
+ */
+int el_run_groups(const char *prog, const struct el_group *groups, size_t n, int buf_mode, int argc,
+		  char **argv);
+#define EL_RUN_GROUPS(prog, groups, buf_mode, argc, argv) \
+	el_run_groups(prog, groups, sizeof(groups) / sizeof((groups)[0]), buf_mode, argc, argv)
 
 #endif

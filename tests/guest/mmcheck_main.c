@@ -17,17 +17,13 @@
 
 #include "mmcheck.h"
 
-static const struct group {
-	const char *name, *what;
-	void (*run)(void);
-} groups[] = {
+static const struct el_group groups[] = {
 	{"remap", "mremap: shrink, grow in place, move, FIXED, DONTUNMAP, errors", mc_remap},
 	{"vdso", "mremap of [vdso] and [vvar]: whole only, the kernel follows", mc_vdso},
 	{"vm", "process_vm_readv/writev: iovecs, partial transfers, errors", mc_vm},
 	{"fork", "fork: private copies, MAP_SHARED shared, mapped files", mc_fork},
 	{"proc", "/proc/self/smaps and status", mc_proc},
 };
-#define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 
 long mc_sys(long nr, long a, long b, long c, long d, long e, long f)
 {
@@ -172,31 +168,5 @@ int mc_in_child(int (*fn)(void *), void *arg)
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (size_t i = 0; i < NGROUPS; i++)
-			printf("%-6s %s\n", groups[i].name, groups[i].what);
-		return 0;
-	}
-	for (int a = 1; a < argc; a++) {
-		size_t i = 0;
-
-		while (i < NGROUPS && strcmp(argv[a], groups[i].name))
-			i++;
-		if (i == NGROUPS) {
-			fprintf(stderr, "mmcheck: no group '%s' (mmcheck --list)\n", argv[a]);
-			return 2;
-		}
-	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (size_t i = 0; i < NGROUPS; i++) {
-		int run = argc == 1;
-
-		for (int a = 1; a < argc; a++)
-			run |= !strcmp(argv[a], groups[i].name);
-		if (!run)
-			continue;
-		printf("mmcheck: %s: %s\n", groups[i].name, groups[i].what);
-		groups[i].run();
-	}
-	return el_summary("mmcheck");
+	return EL_RUN_GROUPS("mmcheck", groups, _IOLBF, argc, argv);
 }

@@ -74,10 +74,7 @@ void pt_abandon(pid_t pid)
 	pt_wait(pid);
 }
 
-static const struct group {
-	const char *name, *what;
-	void (*run)(void);
-} groups[] = {
+static const struct el_group groups[] = {
 	{"step", "PTRACE_SINGLESTEP through a SYSCALL, instruction by instruction", pt_step},
 	{"syscall", "PTRACE_SYSCALL stops: orig_rax, -ENOSYS at entry, changed number/result",
 	 pt_syscall},
@@ -87,35 +84,8 @@ static const struct group {
 	{"events", "TRACEFORK/VFORK/EXEC/EXIT event stops, group stop, GET_SYSCALL_INFO", pt_events},
 	{"seize", "SEIZE, INTERRUPT, LISTEN, EVENT_STOP traps, SETSIGINFO", pt_seize},
 };
-#define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (size_t i = 0; i < NGROUPS; i++)
-			printf("%-8s %s\n", groups[i].name, groups[i].what);
-		return 0;
-	}
-	for (int a = 1; a < argc; a++) {
-		size_t i = 0;
-
-		while (i < NGROUPS && strcmp(argv[a], groups[i].name))
-			i++;
-		if (i == NGROUPS) {
-			fprintf(stderr, "ptracecheck: no group '%s' (ptracecheck --list)\n", argv[a]);
-			return 2;
-		}
-	}
-	setvbuf(stdout, NULL, _IONBF, 0);
-	for (size_t i = 0; i < NGROUPS; i++) {
-		int run = argc == 1;
-
-		for (int a = 1; a < argc; a++)
-			run |= !strcmp(argv[a], groups[i].name);
-		if (!run)
-			continue;
-		printf("ptracecheck: %s: %s\n", groups[i].name, groups[i].what);
-		groups[i].run();
-	}
-	return el_summary("ptracecheck");
+	return EL_RUN_GROUPS("ptracecheck", groups, _IONBF, argc, argv);
 }

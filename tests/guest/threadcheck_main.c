@@ -43,10 +43,7 @@ void tc_nap_ms(long ms)
 		;
 }
 
-static const struct group {
-	const char *name, *what;
-	void (*run)(void);
-} groups[] = {
+static const struct el_group groups[] = {
 	{"mutex", "4 threads contend on a mutex; TLS, tids, join values", tc_pthread},
 	{"signals", "tgkill to one thread; a process signal goes to a thread not blocking it",
 	 tc_signals},
@@ -56,35 +53,8 @@ static const struct group {
 	{"futex", "FUTEX_WAIT/WAKE: EAGAIN, ETIMEDOUT, wake counts, errors", tc_futex_group},
 	{"sched", "affinity, sched_yield interleaving, timer preemption", tc_sched},
 };
-#define NGROUPS (sizeof(groups) / sizeof(groups[0]))
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (size_t i = 0; i < NGROUPS; i++)
-			printf("%-8s %s\n", groups[i].name, groups[i].what);
-		return 0;
-	}
-	for (int a = 1; a < argc; a++) {
-		size_t i = 0;
-
-		while (i < NGROUPS && strcmp(argv[a], groups[i].name))
-			i++;
-		if (i == NGROUPS) {
-			fprintf(stderr, "threadcheck: no group '%s' (threadcheck --list)\n", argv[a]);
-			return 2;
-		}
-	}
-	setvbuf(stdout, NULL, _IONBF, 0);
-	for (size_t i = 0; i < NGROUPS; i++) {
-		int run = argc == 1;
-
-		for (int a = 1; a < argc; a++)
-			run |= !strcmp(argv[a], groups[i].name);
-		if (!run)
-			continue;
-		printf("threadcheck: %s: %s\n", groups[i].name, groups[i].what);
-		groups[i].run();
-	}
-	return el_summary("threadcheck");
+	return EL_RUN_GROUPS("threadcheck", groups, _IONBF, argc, argv);
 }

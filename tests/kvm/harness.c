@@ -152,17 +152,17 @@ bool nested_mode(void)
 
 const char *el_variant_pti(int i)
 {
-	return i & 4 ? "on" : "off";
+	return i & EL_VARIANT_PTI ? "on" : "off";
 }
 
 const char *el_variant_ret(int i)
 {
-	return i & 2 ? "sysret" : "iret";
+	return i & EL_VARIANT_SYSRET ? "sysret" : "iret";
 }
 
 const char *el_variant_irq(int i)
 {
-	return i & 1 ? "trampoline" : "direct";
+	return i & EL_VARIANT_TRAMPOLINE ? "trampoline" : "direct";
 }
 
 void el_variant_append(int i, char *buf, size_t len)

@@ -37,12 +37,19 @@ const char *jstr(struct json_object *o, const char *path);
 /*
  * The entry-variant matrix the suites run programs under: pti off/on x
  * entry.ret iret/sysret x entry.irq_return direct/trampoline.  Variant i
- * (0 .. EL_VARIANTS - 1) has pti=on with bit 2, entry.ret=sysret with bit 1
- * and entry.irq_return=trampoline with bit 0: 0 is everything off, 7
- * everything on.  The knob values are the boot parameters'
+ * (0 .. EL_VARIANTS - 1) is the OR of the EL_VARIANT_* bits of the knobs
+ * it turns on: EL_VARIANT_OFF (0) is everything off, EL_VARIANT_ON
+ * (EL_VARIANTS - 1) everything on.  The knob values are the boot parameters'
  * (guest-kernel/config.c) and the record's guest.config.pti/ret/irq_return.
  */
-#define EL_VARIANTS 8
+enum {
+	EL_VARIANT_TRAMPOLINE = 1, /* entry.irq_return=trampoline (else direct) */
+	EL_VARIANT_SYSRET = 2,     /* entry.ret=sysret (else iret) */
+	EL_VARIANT_PTI = 4,        /* pti=on (else off) */
+	EL_VARIANT_OFF = 0,
+	EL_VARIANT_ON = EL_VARIANT_PTI | EL_VARIANT_SYSRET | EL_VARIANT_TRAMPOLINE,
+};
+#define EL_VARIANTS (EL_VARIANT_ON + 1)
 const char *el_variant_pti(int i);
 const char *el_variant_ret(int i);
 const char *el_variant_irq(int i);

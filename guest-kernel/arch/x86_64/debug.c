@@ -13,11 +13,10 @@
  *     paranoid entry copes with those; the kernel is never stepped on
  *     purpose, so TF is cleared in the kernel frame, and the entry goes on.
  */
+#include "arch/x86_64/debugreg.h"
 #include "arch/x86_64/hw_breakpoint.h"
 #include "arch/x86_64/traps.h"
 #include "arch/x86_64/x86.h"
-
-#define DR6_RESERVED 0xffff0ff0ull /* DR6 with no condition bit set */
 
 static uint64_t dr6_read_clear(void)
 {

@@ -32,6 +32,7 @@
 #include "arch/x86_64/entry/exit_sysret.h"
 #include "arch/x86_64/entry/trapframe.h"
 #include "arch/x86_64/cpu.h"
+#include "arch/x86_64/debugreg.h"
 #include "arch/x86_64/desc.h"
 #include "arch/x86_64/hw_breakpoint.h"
 #include "arch/x86_64/msr.h"
@@ -42,9 +43,6 @@
 #include "sys/errno.h"
 #include "sys/uaccess_range.h"
 
-#define DR6_RESERVED 0xffff0ff0ull /* DR6 bits that read as 1 (polarity flips against them) */
-#define DR_TRAP_BITS 0xfull
-#define DR_STEP 0x4000ull
 #define DR7_GE 0x200ull
 #define DR7_RESERVED 0xffffffff0000fc00ull
 #define RW_EXEC 0

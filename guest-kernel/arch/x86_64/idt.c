@@ -31,7 +31,7 @@ _Static_assert(sizeof(struct idt_gate) == 16, "idt_gate layout");
 
 #define GATE_INTERRUPT 0x8e /* present, DPL 0, 64-bit interrupt gate (IF cleared) */
 #define GATE_DPL3 0x60
-#define X86_PF_VECTOR 14
+#define X86_TRAP_PF 14 /* #PF, as Linux names the vector */
 #define IA32_SYSCALL_VECTOR 0x80 /* int $0x80: the i386 syscall gate (entry_compat.S) */
 
 /* Page-aligned so that page-table isolation can map it (read-only) alone. */
@@ -78,7 +78,7 @@ void idt_init(void)
 		if (gate_special[i].ist)
 			ist_vectors |= 1u << gate_special[i].vector;
 	}
-	idt_set_gate(X86_PF_VECTOR, (uint64_t)page_fault_entry, 0, GATE_INTERRUPT);
+	idt_set_gate(X86_TRAP_PF, (uint64_t)page_fault_entry, 0, GATE_INTERRUPT);
 	/* DPL 3, an interrupt gate (IF = 0 on entry) as Linux's: any user CS may use it. */
 	idt_set_gate(IA32_SYSCALL_VECTOR, (uint64_t)entry_INT80_compat, 0,
 		     GATE_INTERRUPT | GATE_DPL3);
@@ -91,7 +91,7 @@ void idt_init(void)
 
 void idt_set_pti(bool pti)
 {
-	idt_set_gate(X86_PF_VECTOR, (uint64_t)(pti ? page_fault_entry_pti : page_fault_entry), 0,
+	idt_set_gate(X86_TRAP_PF, (uint64_t)(pti ? page_fault_entry_pti : page_fault_entry), 0,
 		     GATE_INTERRUPT);
 }
 

@@ -15,7 +15,9 @@
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpu_fault.h"
+#include "arch/x86_64/debugreg.h"
 #include "arch/x86_64/percpu.h"
+#include "arch/x86_64/trap_pf.h"
 #include "arch/x86_64/traps.h"
 #include "lib/kprintf.h"
 #include "proc/process.h"
@@ -23,12 +25,7 @@
 #include "sys/uaccess_range.h"
 #include "vsyscall/vsyscall.h"
 
-#define X86_PF_PROT 0x1
-#define X86_PF_USER 0x4
 #define SEGV_CPERR 10
-#define DR6_RESERVED 0xffff0ff0ull /* DR6 bits that read as 1: flipped to positive polarity */
-#define DR_STEP 0x4000ull
-#define DR_TRAP_BITS 0xfull
 
 enum addr_kind { ADDR_NONE, ADDR_RIP };
 
