@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "entrylab/knobs.h"
 #include "frame.h"
 #include "guest-kernel/lib/serial_frame.h"
@@ -649,7 +650,7 @@ static void random_stream(void)
 			break;
 		case 2: put_report(i & 1 ? EL_REPORT_RUN : EL_REPORT_BOOT); break;
 		default: {
-			const char *s = pieces[rnd() % (sizeof(pieces) / sizeof(pieces[0]))];
+			const char *s = pieces[rnd() % EL_ARRAY_SIZE(pieces)];
 			size_t len = strcmp(s, "\xff\x00z") ? strlen(s) : 3;
 
 			memcpy(text + text_len, s, len);
