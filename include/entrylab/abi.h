@@ -27,7 +27,7 @@
 /*
  * Exit port with QEMU isa-debug-exit semantics: a 32-bit OUT of V ends the
  * VM.  Under QEMU the process exits with (V << 1) | 1; under entrylab V is
- * decoded with the EL_EXIT_* values below.
+ * decoded with the EL_PORT_EXIT_* values below.
  */
 #define EL_PORT_EXIT 0xf4u
 
@@ -35,10 +35,10 @@
 #define EL_PORT_POST 0x80u
 
 /* V < 256: the guest completed and V is the user program's exit status. */
-#define EL_EXIT_STATUS_MAX 255u
-/* V = EL_EXIT_PANIC + vector: the guest kernel took a fatal exception. */
-#define EL_EXIT_PANIC 0x100u
-/* V = EL_EXIT_PANIC + EL_PANIC_SOFTWARE: the guest kernel gave up (no vector). */
+#define EL_PORT_EXIT_STATUS_MAX 255u
+/* V = EL_PORT_EXIT_PANIC + vector: the guest kernel took a fatal exception. */
+#define EL_PORT_EXIT_PANIC 0x100u
+/* V = EL_PORT_EXIT_PANIC + EL_PANIC_SOFTWARE: the guest kernel gave up (no vector). */
 #define EL_PANIC_SOFTWARE 0xffu
 
 /*

@@ -128,7 +128,7 @@ Test(frame_decode, good_frames_and_console_apart)
 Test(frame_decode, panic_exit_is_a_crash)
 {
 	put_report(EL_REPORT_BOOT);
-	put_exit(EL_EXIT_PANIC + 14);
+	put_exit(EL_PORT_EXIT_PANIC + 14);
 	decode();
 	cr_assert_eq(res.status, EL_RUN_GUEST_CRASH);
 	cr_assert_eq(res.panic_vector, 14);
