@@ -524,7 +524,7 @@ int cmd_matrix(int argc, char **argv)
 	usable = engine.d.kind != ENGINE_NESTED;
 	if (engine.d.kind == ENGINE_NATIVE)
 		matrix_prerequisites(m);
-	if ((rc = matrix_estimate(m, inner || !usable || m->o.bochs)))
+	if ((rc = matrix_estimate(m, engine_nested_rate(&engine))))
 		goto out;
 	if (m->o.dry_run) {
 		char line[ENGINE_LINE_MAX];

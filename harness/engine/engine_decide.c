@@ -123,6 +123,11 @@ void engine_decide(const struct engine_facts *f, const struct engine_request *rq
 	snprintf(d->reason, sizeof(d->reason), "%s", why);
 }
 
+bool engine_nested_rate(const struct engine_probe *p)
+{
+	return p->d.kind == ENGINE_NESTED || p->d.kind == ENGINE_BOCHS || p->facts.inner;
+}
+
 void engine_offer(const struct engine_probe *p, struct engine_offer *o)
 {
 	const struct engine_facts *f = &p->facts;
