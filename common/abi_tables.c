@@ -86,7 +86,8 @@ const struct el_exception el_exceptions[EL_NR_EXCEPTIONS] = {
 /*
  * The shape of ABI 4 (abi.h, above EL_ABI_VERSION): the report's size and
  * the length of each table whose rows cross the boundary.  A change to any
- * of them is a new ABI: bump EL_ABI_VERSION and pin the new shape here.
+ * of them is a new ABI: bump EL_ABI_VERSION and pin the new shape here
+ * (tests/unit/test_abi_tables.c pins the contents).
  */
 _Static_assert(EL_ABI_VERSION == 4 && sizeof(struct el_report) == 624 && EL_HC_COUNT == 4 &&
 		       EL_WRITE_MAX == 65536 && EL_REGION_SCOPE_COUNT == 3 &&
