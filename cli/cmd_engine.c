@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "array_size.h"
 #include "cli.h"
 #include "commands.h"
 #include "engine.h"
@@ -33,7 +34,7 @@ static const struct {
 	{"no-nested", no_argument, OPT_NO_NESTED, NULL, "as run --no-nested: forbid it"},
 	{"help", no_argument, 'h', NULL, "this text"},
 };
-#define NOPTS (sizeof(engine_opts) / sizeof(engine_opts[0]))
+#define NOPTS EL_ARRAY_SIZE(engine_opts)
 
 struct engine_cli {
 	struct engine_request rq;

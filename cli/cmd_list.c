@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "bench.h"
 #include "cmdline.h"
 #include "commands.h"
@@ -74,7 +75,7 @@ static int list_knobs(void)
 	for (i = 0; el_cmdline_other_knobs[i]; i++) {
 		const char *name = el_cmdline_other_knobs[i], *values = "VALUE", *help = "";
 
-		for (size_t k = 0; k < sizeof(other_knobs) / sizeof(other_knobs[0]); k++)
+		for (size_t k = 0; k < EL_ARRAY_SIZE(other_knobs); k++)
 			if (!strcmp(other_knobs[k].name, name)) {
 				values = other_knobs[k].values;
 				help = other_knobs[k].help;
@@ -145,7 +146,7 @@ int cmd_list(int argc, char **argv)
 	size_t i;
 
 	if (argc == 2)
-		for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		for (i = 0; i < EL_ARRAY_SIZE(lists); i++)
 			if (!strcmp(argv[1], lists[i].what))
 				return lists[i].fn();
 	fprintf(stderr, "usage: entrylab list benches|events|knobs|features|experiments\n");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bochs.h"
+#include "cli.h"
 #include "cmd_matrix.h"
 #include "commands.h"
 #include "engine.h"
@@ -103,10 +104,10 @@ static void matrix_usage(FILE *f)
 		"kept is written, and the exit status is 128 + the signal (130 for Ctrl-C).\n");
 }
 
+/* cli_bad() as matrix's checks word it: "WHAT 'ARG'; FIX". */
 static int bad(const char *fix, const char *what, const char *arg)
 {
-	fprintf(stderr, "entrylab matrix: %s '%s'; %s\n", what, arg, fix);
-	return EL_EXIT_USAGE;
+	return cli_bad("matrix", fix, "%s '%s'", what, arg);
 }
 
 /*
@@ -524,7 +525,7 @@ int cmd_matrix(int argc, char **argv)
 	usable = engine.d.kind != ENGINE_NESTED;
 	if (engine.d.kind == ENGINE_NATIVE)
 		matrix_prerequisites(m);
-	if ((rc = matrix_estimate(m, inner || !usable || m->o.bochs)))
+	if ((rc = matrix_estimate(m, engine_nested_rate(&engine))))
 		goto out;
 	if (m->o.dry_run) {
 		char line[ENGINE_LINE_MAX];

@@ -245,8 +245,7 @@ static int run_command(int argc, char **argv, struct el_cli_run *cli)
 				&engine)))
 		return rc;
 	usable = engine.d.kind != ENGINE_NESTED;
-	/* Bochs runs slower than the nested runner's TCG: its estimate at the least */
-	slow = cli->bochs || nested_is_inner() || !usable;
+	slow = engine_nested_rate(&engine);
 	/* a timeout shorter than the work asked for is refused before anything is created */
 	if ((rc = cli_timeout("run", cli, slow)))
 		return rc;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "commands.h"
 #include "hostout.h"
 #include "nested.h"
@@ -30,7 +31,7 @@ static const struct command commands[] = {
 	{"list", cmd_list, "list benches|events|knobs|features|experiments"},
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS EL_ARRAY_SIZE(commands)
 
 static void usage(FILE *f)
 {

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "cmd_matrix.h"
 #include "nested.h"
 #include "program.h"
@@ -135,7 +136,7 @@ static bool report_file(const char *name)
 	static const char *const ext[] = {".md", ".csv", ".svg"};
 	size_t n = strlen(name);
 
-	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(ext); i++)
 		if (n > strlen(ext[i]) && !strcmp(name + n - strlen(ext[i]), ext[i]))
 			return true;
 	return false;

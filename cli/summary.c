@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "entrylab/features.h"
 #include "entrylab/knobs.h"
 #include "cmdline.h"
@@ -83,7 +84,7 @@ static void print_status(FILE *f, const struct summary_agg *a)
 		return;
 	}
 	fprintf(f, ": %u runs", a->runs);
-	for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+	for (unsigned i = 0; i < EL_ARRAY_SIZE(order); i++) {
 		if (!a->status_count[order[i]])
 			continue;
 		fprintf(f, "%s%u %s", sep, a->status_count[order[i]],

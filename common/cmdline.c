@@ -13,6 +13,7 @@
  * A standalone `--` ends the knobs: the rest of the line is init's argument
  * list (init_args, split by el_cmdline_next_arg), as Linux passes it to init.
  */
+#include "array_size.h"
 #include "cmdline.h"
 #include "entrylab/abi.h"
 
@@ -236,8 +237,7 @@ static other_knob_fn *const other_knob_handlers[] = {knob_init, knob_test_crash,
 						    knob_epoch_ns, knob_events, knob_region,
 						    knob_argv0};
 
-_Static_assert(sizeof(other_knob_handlers) / sizeof(other_knob_handlers[0]) ==
-		       sizeof(el_cmdline_other_knobs) / sizeof(el_cmdline_other_knobs[0]) - 1,
+_Static_assert(EL_ARRAY_SIZE(other_knob_handlers) == EL_ARRAY_SIZE(el_cmdline_other_knobs) - 1,
 	       "one handler per other knob");
 
 static enum el_cmdline_error apply_config_knob(const struct el_knob_desc *k, const struct el_cmdline_token *t,

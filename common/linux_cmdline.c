@@ -3,6 +3,7 @@
  * user's knobs, each token checked with the splitter Linux's next_arg()
  * mirrors (el_cmdline_split), so no quoting smuggles a refused knob by.
  */
+#include "array_size.h"
 #include "linux_cmdline.h"
 
 #include <stdio.h>
@@ -88,7 +89,7 @@ static void check_entrylab_knob(struct compose_check *c, const struct el_cmdline
 
 static void check_token(struct compose_check *c, const struct el_cmdline_token *t)
 {
-	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(refused); i++)
 		if (key_is(t, refused[i].name)) {
 			refuse(c, t, refused[i].why);
 			return;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "parse_num.h"
 
 int el_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -42,10 +43,10 @@ int el_parse_size(const char *s, uint64_t *out)
 	if (*end) {
 		size_t i;
 
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		for (i = 0; i < EL_ARRAY_SIZE(units); i++)
 			if (toupper((unsigned char)*end) == units[i].suffix)
 				break;
-		if (i == sizeof(units) / sizeof(units[0]))
+		if (i == EL_ARRAY_SIZE(units))
 			return -1;
 		shift = units[i].shift;
 		end++;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "array_size.h"
 #include "text_sanitize.h"
 
 /* Per lead byte: sequence length and the range of its second byte. */
@@ -29,7 +30,7 @@ static struct utf8_lead utf8_lead(unsigned char c)
 		{0xf4, 0xf4, {0x80, 0x8f, 4}}, /* nothing above U+10FFFF */
 	};
 
-	for (size_t i = 0; i < sizeof(leads) / sizeof(leads[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(leads); i++)
 		if (c >= leads[i].first && c <= leads[i].last)
 			return leads[i].lead;
 	return (struct utf8_lead){0, 0, 0};

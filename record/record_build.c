@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "array_size.h"
 #include "entrylab/features.h"
 #include "entrylab/knobs.h"
 #include "entrylab/selfcheck.h"
@@ -233,7 +234,7 @@ static struct json_object *region_obj(const struct el_run_spec *spec,
 		static const char *const keys[] = {"tsc_ticks", "tsc_khz", "exits", "syscalls",
 						   "page_faults", "interrupts"};
 
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		for (size_t i = 0; i < EL_ARRAY_SIZE(keys); i++)
 			put(o, keys[i], NULL);
 		put(o, "not_measured", json_object_new_string(missing));
 		return o;

@@ -14,6 +14,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "host_io.h"
 #include "record_out.h"
 #include "status.h"
@@ -37,7 +38,7 @@ static const char *pseudo_fs_name(const char *path)
 
 	if (statfs(path, &sf) < 0)
 		return NULL;
-	for (size_t i = 0; i < sizeof(pseudo_fs) / sizeof(pseudo_fs[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(pseudo_fs); i++)
 		if ((unsigned long)sf.f_type == pseudo_fs[i].magic)
 			return pseudo_fs[i].name;
 	return NULL;

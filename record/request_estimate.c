@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "request.h"
 
 /* Seconds from VM creation to the program's first instruction. */
@@ -60,7 +61,7 @@ void request_estimate(const struct el_run_request *r, bool nested, struct el_est
 	/* -n replaces the count; after request_programs it is the declared count. */
 	e->iterations = r->iterations && b->iter_arg >= 0 ? r->iterations : it.iterations;
 	e->unit = b->unit;
-	for (size_t i = 0; i < sizeof(cost) / sizeof(cost[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(cost); i++) {
 		if (strcmp(cost[i].bench, b->name))
 			continue;
 		e->per_iter_ns = nested ? cost[i].nested_ns : cost[i].native_ns;

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "array_size.h"
 #include "bench.h"
 
 #define EL_BENCH(name, desc, seed, args, unit)                                             \
@@ -31,11 +32,11 @@ static const unsigned char *const bench_ends[] = {
 
 const struct el_bench *bench_at(unsigned i)
 {
-	static struct el_bench table[sizeof(benches) / sizeof(benches[0])];
+	static struct el_bench table[EL_ARRAY_SIZE(benches)];
 	static int ready;
 
 	if (!ready) {
-		for (unsigned k = 0; k < sizeof(benches) / sizeof(benches[0]); k++) {
+		for (unsigned k = 0; k < EL_ARRAY_SIZE(benches); k++) {
 			table[k] = benches[k];
 			table[k].image_len = (size_t)(bench_ends[k] - benches[k].image);
 			/* pagefault counts faults, set by SIZE and ROUNDS: -n replaces neither. */
@@ -43,7 +44,7 @@ const struct el_bench *bench_at(unsigned i)
 		}
 		ready = 1;
 	}
-	return i < sizeof(benches) / sizeof(benches[0]) ? &table[i] : NULL;
+	return i < EL_ARRAY_SIZE(benches) ? &table[i] : NULL;
 }
 
 const struct el_bench *bench_find(const char *name)

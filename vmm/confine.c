@@ -25,6 +25,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "confine.h"
 #include "hostout.h"
 #include "vm.h"
@@ -153,7 +154,7 @@ int confine_apply(const struct el_vm *vm, int keep_fd, struct el_confine_info *i
 	bool segv = getenv("ENTRYLAB_TEST_VMM_SEGV") != NULL;
 	int status_fd;
 
-	if (confine_close_fds(keep, sizeof(keep) / sizeof(keep[0]), err, errlen))
+	if (confine_close_fds(keep, EL_ARRAY_SIZE(keep), err, errlen))
 		return -1;
 	confine_list_fds(info);
 	status_fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);

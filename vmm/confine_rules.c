@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "confine.h"
 
 /* clang-format off */
@@ -118,16 +119,14 @@ static int rules_restricted(scmp_filter_ctx ctx, bool linux_mode, unsigned *n, c
 {
 	struct scmp_arg_cmp self = SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)getpid());
 
-	if (rules_ioctls(ctx, confine_ioctls, sizeof(confine_ioctls) / sizeof(confine_ioctls[0]),
-			 err, errlen) ||
+	if (rules_ioctls(ctx, confine_ioctls, EL_ARRAY_SIZE(confine_ioctls), err, errlen) ||
 	    (linux_mode && rules_ioctls(ctx, confine_ioctls_linux,
-					sizeof(confine_ioctls_linux) / sizeof(confine_ioctls_linux[0]),
-					err, errlen)))
+					EL_ARRAY_SIZE(confine_ioctls_linux), err, errlen)))
 		return -1;
 	if (rule_name(ctx, "tgkill", 1, &self, err, errlen))
 		return -1;
 	/* hostout makes a stalled stdout O_NONBLOCK: F_GETFL/F_SETFL only */
-	for (size_t i = 0; i < sizeof(confine_fcntls) / sizeof(confine_fcntls[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(confine_fcntls); i++) {
 		struct scmp_arg_cmp cmd = SCMP_A1(SCMP_CMP_EQ, (scmp_datum_t)confine_fcntls[i]);
 
 		if (rule_name(ctx, "fcntl", 1, &cmd, err, errlen))
@@ -149,7 +148,7 @@ int confine_seccomp_load(unsigned *nr_allowed, bool linux_mode, char *err, size_
 			 "(or set ENTRYLAB_NO_SECCOMP=1 to run unconfined, for debugging)");
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof(confine_plain) / sizeof(confine_plain[0]); i++, n++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(confine_plain); i++, n++)
 		if (rule_name(ctx, confine_plain[i], 0, NULL, err, errlen))
 			goto fail;
 	if (rules_memory(ctx, &n, err, errlen) || rules_restricted(ctx, linux_mode, &n, err, errlen))

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "cpuid.h"
 #include "entrylab/exceptions.h"
 
@@ -143,7 +144,7 @@ static void feature_clear(struct el_cpuid *c, enum el_feature f)
 
 	if (e)
 		*reg_ptr(e, d->reg) &= ~d->mask;
-	for (size_t i = 0; i < sizeof(also_clear) / sizeof(also_clear[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(also_clear); i++) {
 		if (also_clear[i].f != f)
 			continue;
 		e = find_mut(c, also_clear[i].leaf, also_clear[i].subleaf);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "array_size.h"
 #include "cpuid.h"
 
 #define NAME_MAX_LEN 32
@@ -112,7 +113,7 @@ static const struct {
 
 static int parse_value(const char *v, size_t len, enum el_feat_req *out)
 {
-	for (size_t i = 0; i < sizeof(bool_words) / sizeof(bool_words[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bool_words); i++) {
 		if (strlen(bool_words[i].word) == len && !strncasecmp(v, bool_words[i].word, len)) {
 			*out = bool_words[i].req;
 			return 0;
@@ -211,5 +212,5 @@ const char *cpuid_req_name(enum el_feat_req r)
 	static const char *const names[] = {
 		[EL_REQ_DEFAULT] = "default", [EL_REQ_ON] = "on", [EL_REQ_OFF] = "off"};
 
-	return (unsigned)r < sizeof(names) / sizeof(names[0]) ? names[r] : "?";
+	return (unsigned)r < EL_ARRAY_SIZE(names) ? names[r] : "?";
 }

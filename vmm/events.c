@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "array_size.h"
 #include "events.h"
 #include "events_priv.h"
 #include "host_info.h"
@@ -70,7 +71,7 @@ const struct ev_row ev_table[] = {
 	 {[UA_INTEL_SKL] = 0x0e85, [UA_INTEL_GLC] = 0x0e11, [UA_ZEN] = 0xff85}},
 };
 
-const unsigned ev_table_len = sizeof(ev_table) / sizeof(ev_table[0]);
+const unsigned ev_table_len = EL_ARRAY_SIZE(ev_table);
 
 /* The CPU's rows, most specific first; returns how many (<= EV_MAX_UARCHS). */
 unsigned ev_uarchs_of(const struct el_event_cpu *cpu, enum ev_uarch *out)
@@ -79,7 +80,7 @@ unsigned ev_uarchs_of(const struct el_event_cpu *cpu, enum ev_uarch *out)
 
 	if (!cpu || !cpu->vendor)
 		return 0;
-	for (size_t i = 0; i < sizeof(uarch_models) / sizeof(uarch_models[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(uarch_models); i++) {
 		const struct ev_model *m = &uarch_models[i];
 
 		if (strcmp(cpu->vendor, m->vendor) || cpu->family != m->family ||

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "exit.h"
 #include "insn_name.h"
 #include "kvm.h"
@@ -55,10 +56,9 @@ static const char *const system_events[] = {
 void exit_system_event(struct el_loop *l)
 {
 	uint32_t type = l->vm->run->system_event.type;
-	const char *name =
-		type < sizeof(system_events) / sizeof(system_events[0]) && system_events[type]
-			? system_events[type]
-			: "unknown";
+	const char *name = type < EL_ARRAY_SIZE(system_events) && system_events[type]
+				   ? system_events[type]
+				   : "unknown";
 
 	loop_stop(l, EL_RUN_GUEST_CRASH, "KVM_EXIT_SYSTEM_EVENT: the guest caused a %s (type %u)",
 		  name, type);
@@ -125,8 +125,7 @@ void exit_internal_error(struct el_loop *l)
 {
 	const struct kvm_run *run = l->vm->run;
 	uint32_t sub = run->internal.suberror, n = run->internal.ndata;
-	bool known = sub < sizeof(internal_suberrors) / sizeof(internal_suberrors[0]) &&
-		     internal_suberrors[sub].name;
+	bool known = sub < EL_ARRAY_SIZE(internal_suberrors) && internal_suberrors[sub].name;
 	char data[256] = "", rip[48];
 	size_t used = 0;
 
@@ -136,8 +135,8 @@ void exit_internal_error(struct el_loop *l)
 		emulation_failure(l, rip);
 		return;
 	}
-	if (n > sizeof(run->internal.data) / sizeof(run->internal.data[0]))
-		n = sizeof(run->internal.data) / sizeof(run->internal.data[0]);
+	if (n > EL_ARRAY_SIZE(run->internal.data))
+		n = EL_ARRAY_SIZE(run->internal.data);
 	for (uint32_t i = 0; i < n && used < sizeof(data); i++)
 		used += (size_t)snprintf(data + used, sizeof(data) - used, " 0x%llx",
 					 (unsigned long long)run->internal.data[i]);

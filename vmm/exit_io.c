@@ -4,6 +4,7 @@
  * Linux it is a legacy probe, answered and counted (dev/legacy.c).
  * Devices check size and direction themselves.
  */
+#include "array_size.h"
 #include "exit.h"
 #include "kvm.h"
 
@@ -77,9 +78,8 @@ void exit_io(struct el_loop *l)
 		return;
 	}
 	io.data = (uint8_t *)run + run->io.data_offset;
-	dev = l->lx ? io_find(linux_ports, sizeof(linux_ports) / sizeof(linux_ports[0]), io.port)
-		    : io_find(entrylab_ports, sizeof(entrylab_ports) / sizeof(entrylab_ports[0]),
-			      io.port);
+	dev = l->lx ? io_find(linux_ports, EL_ARRAY_SIZE(linux_ports), io.port)
+		    : io_find(entrylab_ports, EL_ARRAY_SIZE(entrylab_ports), io.port);
 	if (dev) {
 		if (dev->counter >= 0)
 			l->res->io_exits[dev->counter]++;

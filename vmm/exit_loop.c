@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "exit.h"
 #include "kvm.h"
 #include "timeout.h"
@@ -93,9 +94,9 @@ void exit_dispatch(struct el_loop *l)
 	uint32_t reason = l->vm->run->exit_reason;
 	void (*fn)(struct el_loop *) = NULL;
 
-	if (l->lx && reason < sizeof(linux_handlers) / sizeof(linux_handlers[0]))
+	if (l->lx && reason < EL_ARRAY_SIZE(linux_handlers))
 		fn = linux_handlers[reason];
-	else if (!l->lx && reason < sizeof(exit_handlers) / sizeof(exit_handlers[0]))
+	else if (!l->lx && reason < EL_ARRAY_SIZE(exit_handlers))
 		fn = exit_handlers[reason];
 	(fn ? fn : exit_unexpected)(l);
 }

@@ -1,6 +1,7 @@
 /* KVM exit reasons by name, for details and records. */
 #include <stdio.h>
 
+#include "array_size.h"
 #include "exit.h"
 #include "kvm.h"
 
@@ -38,8 +39,7 @@ const char *kvm_exit_name(uint32_t reason)
 {
 	static _Thread_local char unknown[32];
 
-	if (reason < sizeof(kvm_exit_names) / sizeof(kvm_exit_names[0]) &&
-	    kvm_exit_names[reason])
+	if (reason < EL_ARRAY_SIZE(kvm_exit_names) && kvm_exit_names[reason])
 		return kvm_exit_names[reason];
 	snprintf(unknown, sizeof(unknown), "KVM_EXIT_%u", reason);
 	return unknown;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "entrylab/linux_init.h"
 #include "frame.h"
 
@@ -25,7 +26,7 @@ static const struct {
 	FIELD(EL_LINUX_INFO_VSYSCALL, vsyscall),
 	FIELD(EL_LINUX_INFO_KTEXT, ktext),
 };
-#define NKEYS (sizeof(info_keys) / sizeof(info_keys[0]))
+#define NKEYS EL_ARRAY_SIZE(info_keys)
 
 static int info_bad(char *err, size_t errlen, unsigned line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -48,7 +49,7 @@ static const char *value_check(const char *key, const char *v, size_t n)
 	if (!strcmp(key, EL_LINUX_INFO_VSYSCALL)) {
 		static const char *const modes[] = {"none", "xonly", "emulate"};
 
-		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		for (size_t i = 0; i < EL_ARRAY_SIZE(modes); i++)
 			if (strlen(modes[i]) == n && !memcmp(v, modes[i], n))
 				return "";
 		return "is none of none, xonly, emulate";

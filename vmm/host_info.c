@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-
+#include "array_size.h"
 #include "host_info.h"
 #include "kvm.h"
 
@@ -135,7 +135,7 @@ void host_kvm_modules(char *out, size_t cap)
 
 	if (cap)
 		out[0] = 0;
-	for (size_t i = 0; i < sizeof(kvm_modules) / sizeof(kvm_modules[0]) && o < cap; i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(kvm_modules) && o < cap; i++)
 		if (module_loaded(kvm_modules[i]))
 			o += (size_t)snprintf(out + o, cap - o, "%s%s", o ? " " : "",
 					      kvm_modules[i]);
@@ -146,14 +146,14 @@ static void module_facts(struct el_host_info *hi)
 	char path[128];
 
 	hi->kvm_module = "";
-	for (size_t i = KVM_VENDOR_MODULES; i < sizeof(kvm_modules) / sizeof(kvm_modules[0]); i++) {
+	for (size_t i = KVM_VENDOR_MODULES; i < EL_ARRAY_SIZE(kvm_modules); i++) {
 		if (module_loaded(kvm_modules[i])) {
 			hi->kvm_module = kvm_modules[i];
 			break;
 		}
 	}
 	hi->nr_params = 0;
-	for (size_t i = 0; i < sizeof(kvm_params) / sizeof(kvm_params[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(kvm_params); i++) {
 		struct el_host_param *p = &hi->params[hi->nr_params];
 		const char *slash = strchr(kvm_params[i], '/');
 

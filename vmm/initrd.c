@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "elf_check.h"
 #include "host_elf.h"
 #include "initrd.h"
@@ -13,7 +14,7 @@ int initrd_build(struct el_cpio *c, const unsigned char *image, size_t len)
 {
 	static const char *const dirs[] = {"dev", "tmp", "proc", "bin"};
 
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(dirs); i++)
 		el_cpio_add_dir(c, dirs[i], 0755);
 	el_cpio_add_file(c, "init", 0755, image, len);
 	return el_cpio_finish(c);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "entrylab/linux_init.h"
 #include "initrd_linux.h"
 
@@ -45,7 +46,7 @@ int initrd_build_linux(struct el_cpio *c, const unsigned char *init, size_t init
 			 argc);
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(dirs); i++)
 		el_cpio_add_dir(c, dirs[i], 0755);
 	el_cpio_add_file(c, "init", 0755, init, init_len);
 	el_cpio_add_parents(c, EL_LINUX_PROGRAM);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "insn_name.h"
 
 static const struct {
@@ -63,7 +64,7 @@ const char *insn_name(const uint8_t *bytes, size_t len, char *buf, size_t buflen
 		snprintf(buf, buflen, "INT 0x%02x", bytes[i + 1]);
 		return buf;
 	}
-	for (size_t k = 0; k < sizeof(insns) / sizeof(insns[0]); k++) {
+	for (size_t k = 0; k < EL_ARRAY_SIZE(insns); k++) {
 		if (i + insns[k].len <= len && !memcmp(bytes + i, insns[k].op, insns[k].len)) {
 			snprintf(buf, buflen, "%s", insns[k].name);
 			return buf;

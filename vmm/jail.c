@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "confine.h"
 #include "exit.h"
 #include "host_io.h"
@@ -139,7 +140,7 @@ static void jail_terminate_strings(struct el_run_result *res)
 			       sizeof(res->jail.cap_eff), sizeof(res->jail.cap_bnd),
 			       sizeof(res->jail.output)};
 
-	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(lens); i++)
 		strs[i][lens[i] - 1] = 0;
 	if (res->jail.nr_fds > EL_CONFINE_MAX_FDS)
 		res->jail.nr_fds = EL_CONFINE_MAX_FDS;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "kvm.h"
 
 static _Thread_local char kvm_err[256];
@@ -80,7 +81,7 @@ int kvm_device_open(void)
 
 const char *kvm_missing_cap(int kvm_fd)
 {
-	for (size_t i = 0; i < sizeof(kvm_required_caps) / sizeof(kvm_required_caps[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(kvm_required_caps); i++)
 		if (kvm_cap(kvm_fd, kvm_required_caps[i].cap) <= 0)
 			return kvm_required_caps[i].name;
 	return NULL;

@@ -165,6 +165,7 @@ static void port_result(struct el_loop *l, const struct frame_scan *s)
 		fail(res, EL_RUN_GUEST_BAD_IO, "entrylab's /init exited without its BOOT frame "
 		     "(linux_init.h)");
 	else if (res->status == EL_RUN_GUEST_CRASH && res->panic_vector == EL_PANIC_SOFTWARE)
+		/* Records keep this text: it names EL_PORT_EXIT_PANIC by its old name. */
 		fail(res, EL_RUN_GUEST_CRASH, "entrylab's /init gave up (EXIT EL_EXIT_PANIC); it "
 		     "says why on the console%s%s", lx->last_line[0] ? ", last: " : "",
 		     lx->last_line);

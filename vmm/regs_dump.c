@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "kvm.h"
 #include "regs_dump.h"
 
@@ -48,7 +49,7 @@ static const char *mp_state_name(__u32 s)
 		[KVM_MP_STATE_SIPI_RECEIVED] = "SIPI_RECEIVED",
 	};
 
-	return s < sizeof(names) / sizeof(names[0]) && names[s] ? names[s] : "?";
+	return s < EL_ARRAY_SIZE(names) && names[s] ? names[s] : "?";
 }
 
 static uint32_t lapic_reg(const struct kvm_lapic_state *l, unsigned off)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "array_size.h"
 #include "entrylab/knobs.h"
 #include "report_check.h"
 
@@ -167,7 +168,7 @@ int report_check_region(const struct el_report *r, const struct el_report_seen *
 	if (g->tsc_khz > EL_REGION_TSC_KHZ_MAX)
 		return ERR("RUN report: region.tsc_khz %" PRIu64 " is above %llu (100 GHz)",
 			   g->tsc_khz, EL_REGION_TSC_KHZ_MAX);
-	for (size_t i = 0; i < sizeof(region_counts) / sizeof(region_counts[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(region_counts); i++) {
 		uint64_t n = region_count(g, region_counts[i].offset);
 
 		if (n > ticks)
@@ -185,10 +186,9 @@ int report_check_region(const struct el_report *r, const struct el_report_seen *
 int report_check_order(const struct el_report *r, const struct el_report_seen *seen, char *err,
 		       size_t errlen)
 {
-	const char *kind =
-		r->kind < sizeof(kind_names) / sizeof(kind_names[0]) && kind_names[r->kind]
-			? kind_names[r->kind]
-			: "unknown";
+	const char *kind = r->kind < EL_ARRAY_SIZE(kind_names) && kind_names[r->kind]
+				   ? kind_names[r->kind]
+				   : "unknown";
 
 	if (seen->have_run)
 		return ERR("%s report after the RUN report: RUN is the last one", kind);

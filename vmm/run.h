@@ -122,7 +122,7 @@ struct el_run_result {
 
 /*
  * The exit port's 32-bit value (abi.h) as the run's end: a status 0..255 is
- * EL_RUN_OK with exit_status; EL_EXIT_PANIC + vector EL_RUN_GUEST_CRASH with
+ * EL_RUN_OK with exit_status; EL_PORT_EXIT_PANIC + vector EL_RUN_GUEST_CRASH with
  * panic_vector and the vector named in detail; anything else
  * EL_RUN_GUEST_BAD_IO.  Pure (vmm/dev/exit_port.c); the Bochs engine maps
  * its EXIT frame with it too.  Returns res->status.

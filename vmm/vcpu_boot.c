@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "kvm.h"
 #include "linux_boot.h"
 #include "pvh_start.h"
@@ -43,7 +44,7 @@ static const struct {
 	{0x2ff, 0x806, "MTRR_DEF_TYPE (enabled, write-back)"},
 };
 
-#define NR_BOOT_MSRS (sizeof(boot_msrs) / sizeof(boot_msrs[0]))
+#define NR_BOOT_MSRS EL_ARRAY_SIZE(boot_msrs)
 
 static int vcpu_msrs_set(struct el_vm *vm, char *err, size_t errlen)
 {

@@ -52,5 +52,5 @@ void panic(const char *fmt, ...)
 	kvprintf(fmt, ap);
 	va_end(ap);
 	kprintf("\n");
-	machine_exit(EL_EXIT_PANIC + EL_PANIC_SOFTWARE);
+	machine_exit(EL_PORT_EXIT_PANIC + EL_PANIC_SOFTWARE);
 }

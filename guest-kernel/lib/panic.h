@@ -12,7 +12,7 @@
  */
 __noreturn void machine_exit(uint32_t value);
 
-/* Prints "kernel panic: ..." and exits with EL_EXIT_PANIC + EL_PANIC_SOFTWARE. */
+/* Prints "kernel panic: ..." and exits with EL_PORT_EXIT_PANIC + EL_PANIC_SOFTWARE. */
 __noreturn void panic(const char *fmt, ...) __printf(1, 2);
 
 #endif

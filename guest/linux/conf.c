@@ -1,4 +1,5 @@
 /* EL_LINUX_CONF, parsed strictly: whatever /init does not understand it refuses. */
+#include "array_size.h"
 #include "conf.h"
 
 #include <stdio.h>
@@ -118,7 +119,7 @@ static const struct {
 	{"argv0", conf_argv0},
 };
 
-#define NR_KEYS (sizeof(conf_keys) / sizeof(conf_keys[0]))
+#define NR_KEYS EL_ARRAY_SIZE(conf_keys)
 
 static int conf_line(struct conf_line *l, unsigned *seen, struct linit_conf *c, char *err,
 		     size_t errlen)

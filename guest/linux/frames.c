@@ -71,5 +71,5 @@ void linit_fail(const char *fmt, ...)
 	}
 	linit_console_drain();
 	linit_com1_puts(msg);
-	linit_exit(EL_EXIT_PANIC + EL_PANIC_SOFTWARE);
+	linit_exit(EL_PORT_EXIT_PANIC + EL_PANIC_SOFTWARE);
 }

@@ -21,7 +21,7 @@ __attribute__((noreturn)) void linit_exit(uint32_t value);
 
 /*
  * /init failed: says why on COM1 ("entrylab /init: ..." on a line of its
- * own) and ends with EL_EXIT_PANIC + EL_PANIC_SOFTWARE.
+ * own) and ends with EL_PORT_EXIT_PANIC + EL_PANIC_SOFTWARE.
  */
 __attribute__((noreturn, format(printf, 1, 2))) void linit_fail(const char *fmt, ...);
 

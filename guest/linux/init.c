@@ -5,7 +5,7 @@
  * BOOT), calibrate the markers, run the program, report it (RUN), send
  * the kernel's text symbols if asked (KSYMS), and end the VM (EXIT, exit
  * port).  Any failure is said on COM1 and ends the VM with
- * EL_EXIT_PANIC + EL_PANIC_SOFTWARE; /init never returns (Linux would panic).
+ * EL_PORT_EXIT_PANIC + EL_PANIC_SOFTWARE; /init never returns (Linux would panic).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "bochs.h"
 #include "cmdline.h"
 
@@ -120,7 +121,7 @@ const char *bochs_vgabios_path(void)
 		"/usr/share/bochs/VGABIOS-lgpl-latest",
 	};
 
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(paths); i++)
 		if (!access(paths[i], R_OK))
 			return paths[i];
 	return NULL;

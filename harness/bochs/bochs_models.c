@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "bochs.h"
 
 static const struct bochs_model bochs_models[] = {
@@ -39,7 +40,7 @@ static const struct bochs_model bochs_models[] = {
 	{"tigerlake", true, true, true},
 };
 
-#define NR_MODELS (sizeof(bochs_models) / sizeof(bochs_models[0]))
+#define NR_MODELS EL_ARRAY_SIZE(bochs_models)
 
 const struct bochs_model *bochs_model_find(const char *name)
 {

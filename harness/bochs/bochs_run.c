@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "bochs.h"
 #include "bochs_priv.h"
 #include "frame.h"
@@ -68,7 +69,7 @@ static int ctx_dir(struct bochs_ctx *c)
 		return fail(c, EL_RUN_VMM_ERROR, "cannot create a directory under %s for the Bochs "
 			    "run: %s; set TMPDIR to a writable directory", tmp && *tmp ? tmp
 			    : "/tmp", strerror(errno));
-	for (unsigned i = 0; i < sizeof(bochs_files) / sizeof(bochs_files[0]); i++)
+	for (unsigned i = 0; i < EL_ARRAY_SIZE(bochs_files); i++)
 		snprintf(c->path[i], sizeof(c->path[i]), "%s/%s", c->dir, bochs_files[i]);
 	return 0;
 }
@@ -293,7 +294,7 @@ static void remove_tree(const char *dir)
 		snprintf(path, sizeof(path), "%s/%s", dir, dirs[i]);
 		rmdir(path);
 	}
-	for (unsigned i = P_ISO; i < sizeof(bochs_files) / sizeof(bochs_files[0]); i++) {
+	for (unsigned i = P_ISO; i < EL_ARRAY_SIZE(bochs_files); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, bochs_files[i]);
 		unlink(path);
 	}

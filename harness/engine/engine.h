@@ -99,6 +99,14 @@ struct engine_offer {
 struct engine_probe;
 void engine_offer(const struct engine_probe *p, struct engine_offer *o);
 
+/*
+ * Whether a boot is estimated at the nested runner's rate, not native KVM's
+ * (request_estimate(), matrix_estimate(), the default --timeout): it runs in
+ * the nested runner, under Bochs (slower still), or is this process inside
+ * the nested runner's VM.  Pure.
+ */
+bool engine_nested_rate(const struct engine_probe *p);
+
 /* Both halves: the engine a command asking rq would use here. */
 struct engine_probe {
 	struct engine_facts facts;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "engine.h"
 #include "kvm.h"
 
@@ -16,7 +17,7 @@ const char *engine_kind_name(enum engine_kind k)
 		[ENGINE_TCG] = "tcg",	    [ENGINE_NONE] = "none",
 	};
 
-	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+	return (unsigned)k < EL_ARRAY_SIZE(names) ? names[k] : "?";
 }
 
 /* "/dev/kvm", or "/x (ENTRYLAB_KVM_DEVICE)" when the variable chose it. */
@@ -120,6 +121,11 @@ void engine_decide(const struct engine_facts *f, const struct engine_request *rq
 	}
 	d->kind = ENGINE_NESTED;
 	snprintf(d->reason, sizeof(d->reason), "%s", why);
+}
+
+bool engine_nested_rate(const struct engine_probe *p)
+{
+	return p->d.kind == ENGINE_NESTED || p->d.kind == ENGINE_BOCHS || p->facts.inner;
 }
 
 void engine_offer(const struct engine_probe *p, struct engine_offer *o)

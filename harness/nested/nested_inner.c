@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "nested.h"
 #include "nested_priv.h"
 
@@ -27,7 +28,7 @@ void nested_inner_test_crash(void)
 {
 	const char *v = nested_is_inner() ? getenv(NESTED_ENV_TEST_CRASH) : NULL;
 
-	for (size_t i = 0; v && i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++) {
+	for (size_t i = 0; v && i < EL_ARRAY_SIZE(crash_signals); i++) {
 		if (strcmp(v, crash_signals[i].name))
 			continue;
 		fprintf(stderr, "entrylab: %s=%s: dying of SIG%s on purpose (a test)\n",

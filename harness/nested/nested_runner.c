@@ -35,6 +35,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "cpio.h"
 #include "host_io.h"
 #include "nested.h"
@@ -104,7 +105,7 @@ static void runner_key(const struct nested_ready *ready, const char *memory, cha
 	uint64_t h = 1469598103934665603ull;
 	struct stat st;
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(files); i++) {
 		uint64_t v[5] = {0};
 
 		if (stat(files[i], &st) == 0) {

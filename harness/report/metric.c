@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "metric.h"
 
 static const struct {
@@ -26,7 +27,7 @@ static const struct {
 	[MB_RUN] = {"run", "run"},
 };
 
-#define NBASES (sizeof(bases) / sizeof(bases[0]))
+#define NBASES EL_ARRAY_SIZE(bases)
 
 static int term_parse(const char *s, size_t len, const char *const *events, size_t n,
 		      struct metric_term *t, char *err, size_t errlen)
@@ -105,7 +106,7 @@ size_t metric_defaults(struct metric *out, size_t max, bool traces)
 	/* entrylab trace records: exact instruction counts instead of a timed region. */
 	static const char *const trace_names[] = {"trace_kernel", "trace_user"};
 	const char *const *names = traces ? trace_names : run_names;
-	size_t n = traces ? 2 : sizeof(run_names) / sizeof(run_names[0]);
+	size_t n = traces ? 2 : EL_ARRAY_SIZE(run_names);
 	char err[8];
 	size_t i;
 

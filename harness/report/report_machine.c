@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "report.h"
 
 static const char *json_state(const struct report *r, unsigned gi, const struct report_cell *c)
@@ -62,7 +63,7 @@ static const char *const csv_columns[] = {
 
 void report_csv_header(FILE *f, const char *sep)
 {
-	for (size_t i = 0; i < sizeof(csv_columns) / sizeof(csv_columns[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(csv_columns); i++)
 		field(f, sep, csv_columns[i], i == 0);
 	fputc('\n', f);
 }

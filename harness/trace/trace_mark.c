@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "array_size.h"
 #include "trace.h"
 
 enum { MOD_ANY, MOD_REG, MOD_MEM };
@@ -94,7 +95,7 @@ const char *trace_insn_mark(const uint8_t *bytes, unsigned n)
 		has_66 |= bytes[i] == 0x66;
 	if (i < n && (bytes[i] & 0xf0) == 0x40) /* REX */
 		i++;
-	for (size_t r = 0; r < sizeof(rules) / sizeof(rules[0]); r++)
+	for (size_t r = 0; r < EL_ARRAY_SIZE(rules); r++)
 		if (rule_matches(&rules[r], bytes + i, n - i, has_66))
 			return rules[r].mark;
 	return "";

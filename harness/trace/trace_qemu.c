@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "host_io.h"
 #include "pvh_start.h"
 #include "region_scope.h"
@@ -51,7 +52,7 @@ int trace_qemu_cpu(const struct el_cpu_request *req, char *out, size_t len, char
 
 		if (req->feat[f] == EL_REQ_DEFAULT)
 			continue;
-		for (size_t i = 0; i < sizeof(qemu_names) / sizeof(qemu_names[0]); i++)
+		for (size_t i = 0; i < EL_ARRAY_SIZE(qemu_names); i++)
 			if (qemu_names[i].f == f) {
 				name = qemu_names[i].qemu_name;
 				never = qemu_names[i].why;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "record.h"
 #include "trace.h"
 
@@ -27,7 +28,7 @@ static void unmeasured_json(struct json_object *o, const char *why)
 {
 	static const char *const keys[] = {"user", "kernel", "total", "per_iter", "symbols"};
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(keys); i++)
 		json_object_object_add(o, keys[i], NULL);
 	json_object_object_add(o, "not_measured", json_object_new_string(why));
 }
@@ -99,7 +100,7 @@ struct json_object *trace_region_json(const char *console, enum el_region_scope 
 	o = json_object_new_object();
 	json_object_object_add(o, "scope", json_object_new_string(el_region_scope_record[scope]));
 	if (!console || !trace_console_region(console, &r)) {
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		for (size_t i = 0; i < EL_ARRAY_SIZE(keys); i++)
 			json_object_object_add(o, keys[i], NULL);
 		json_object_object_add(o, "not_measured", json_object_new_string(
 			why ? why : "the guest kernel printed no region line: it measured none"));

@@ -6,7 +6,7 @@
  * hands to the VMM.  Both worlds include this file; it depends only on
  * <stdint.h>.  Fields are marked (guest) when the guest writes them and the
  * host only reads and validates them, (host) for the reverse.  New fields
- * are appended; any layout change bumps EL_ABI_VERSION.
+ * are appended at the end of a structure, rows at the end of a table.
  *
  * The guest is untrusted: the VMM bounds-checks every guest-physical address
  * and length it receives here and validates every field of a report.
@@ -16,6 +16,26 @@
 
 #include <stdint.h>
 
+/*
+ * The ABI's version: the guest writes it into every report and the VMM takes
+ * only its own (vmm/report_check.c), so a guest kernel built from another
+ * tree (--kernel FILE) is refused by name instead of misread.
+ *
+ * Every change bumps it, appends included.  The VMM accepts a report of its
+ * own size only, and it reads the guest's bits and values through its own
+ * tables: a row appended to features.def or selfcheck.def names a bit an older
+ * guest never sets, one appended to knobs.h an item it never reports and a
+ * knob it does not know.  The ABI is this header, linux_init.h's frames,
+ * and the tables of features.h, selfcheck.h and knobs.h (defined once, in
+ * common/abi_tables.c) with the .def files behind them.
+ *
+ * common/abi_tables.c pins this version's shape (the report's size, each
+ * table's length) in a _Static_assert: changing any of them fails the build
+ * there until the version is bumped and the new shape pinned.  A row moved
+ * or renamed, or a value changed, keeps the shape: the unit test
+ * tests/unit/test_abi_tables.c pins a fingerprint of the tables' contents
+ * to the version for those.
+ */
 #define EL_ABI_VERSION 4u
 
 /* ---- I/O ports -------------------------------------------------------- */
@@ -27,7 +47,7 @@
 /*
  * Exit port with QEMU isa-debug-exit semantics: a 32-bit OUT of V ends the
  * VM.  Under QEMU the process exits with (V << 1) | 1; under entrylab V is
- * decoded with the EL_EXIT_* values below.
+ * decoded with the EL_PORT_EXIT_* values below.
  */
 #define EL_PORT_EXIT 0xf4u
 
@@ -35,10 +55,10 @@
 #define EL_PORT_POST 0x80u
 
 /* V < 256: the guest completed and V is the user program's exit status. */
-#define EL_EXIT_STATUS_MAX 255u
-/* V = EL_EXIT_PANIC + vector: the guest kernel took a fatal exception. */
-#define EL_EXIT_PANIC 0x100u
-/* V = EL_EXIT_PANIC + EL_PANIC_SOFTWARE: the guest kernel gave up (no vector). */
+#define EL_PORT_EXIT_STATUS_MAX 255u
+/* V = EL_PORT_EXIT_PANIC + vector: the guest kernel took a fatal exception. */
+#define EL_PORT_EXIT_PANIC 0x100u
+/* V = EL_PORT_EXIT_PANIC + EL_PANIC_SOFTWARE: the guest kernel gave up (no vector). */
 #define EL_PANIC_SOFTWARE 0xffu
 
 /*
@@ -119,12 +139,8 @@ enum el_region_scope {
 };
 
 /* As the knob, the conf key and --region take them; records say "whole-program". */
-static const char *const el_region_scope_names[EL_REGION_SCOPE_COUNT] = {
-	"none", "marked", "whole",
-};
-static const char *const el_region_scope_record[EL_REGION_SCOPE_COUNT] = {
-	"none", "marked", "whole-program",
-};
+extern const char *const el_region_scope_names[EL_REGION_SCOPE_COUNT];
+extern const char *const el_region_scope_record[EL_REGION_SCOPE_COUNT];
 
 /*
  * Self-IPI service for the `irq` benchmark and the register checker:
@@ -200,10 +216,8 @@ enum el_pmu_kind {
 	EL_PMU_KIND_COUNT
 };
 
-/* As records name them (host.pmu, guest.pmu.kind). */
-static const char *const el_pmu_kind_names[EL_PMU_KIND_COUNT] = {
-	"none", "intel-v1", "intel-v2", "amd-legacy", "amd-core", "amd-v2",
-};
+/* As records name them (host.pmu, guest.pmu.kind; common/abi_tables.c). */
+extern const char *const el_pmu_kind_names[EL_PMU_KIND_COUNT];
 
 struct el_pmu_info {
 	uint8_t kind;        /* (guest) enum el_pmu_kind, after probing the MSRs */

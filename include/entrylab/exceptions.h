@@ -16,12 +16,8 @@ struct el_exception {
 	unsigned char error_code; /* the CPU pushes an error code */
 };
 
-static const struct el_exception el_exceptions[EL_NR_EXCEPTIONS] = {
-#define EL_EXCEPTION(vector, mnemonic_, name_, error_code_) \
-	[vector] = {.mnemonic = mnemonic_, .name = name_, .error_code = error_code_},
-#include "exceptions.def"
-#undef EL_EXCEPTION
-};
+/* Indexed by vector (common/abi_tables.c). */
+extern const struct el_exception el_exceptions[EL_NR_EXCEPTIONS];
 
 enum {
 	/* Bit v set: vector v pushes an error code (0x60227d00). */

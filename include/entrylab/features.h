@@ -32,13 +32,8 @@ struct el_feature_desc {
 	enum el_enforcement enforcement;
 };
 
-static const struct el_feature_desc el_features[EL_FEAT_COUNT] = {
-#define EL_FEATURE(id, name_, leaf_, subleaf_, reg_, mask_, enf_) \
-	[EL_FEAT_##id] = {.name = name_, .leaf = leaf_, .subleaf = subleaf_, \
-			  .reg = reg_, .mask = mask_, .enforcement = enf_},
-#include "features.def"
-#undef EL_FEATURE
-};
+/* One row per features.def line, indexed by enum el_feature (common/abi_tables.c). */
+extern const struct el_feature_desc el_features[EL_FEAT_COUNT];
 
 _Static_assert(EL_FEAT_COUNT <= 64, "el_report.cpuid holds 64 features");
 

@@ -9,6 +9,8 @@
 #ifndef ENTRYLAB_KNOBS_H
 #define ENTRYLAB_KNOBS_H
 
+#include <stddef.h>
+
 #include "abi.h"
 
 enum el_config_item {
@@ -44,28 +46,8 @@ struct el_config_desc {
 	const char *const *values;   /* value names, NULL-terminated */
 };
 
-static const char *const el_values_offon[] = {"off", "on", 0};
-static const char *const el_values_onoff[] = {"on", "off", 0};
-
-static const struct el_config_desc el_config[EL_CFG_COUNT] = {
-	[EL_CFG_PTI] = {"pti", EL_OFF, el_values_offon},
-	[EL_CFG_PCID] = {"pcid", EL_ON, el_values_offon},
-	[EL_CFG_INVPCID] = {"invpcid", EL_ON, el_values_offon},
-	[EL_CFG_PGE] = {"pge", EL_ON, el_values_offon},
-	[EL_CFG_GLOBAL] = {"global", EL_GLOBAL_ENTRY,
-			   (const char *const[]){"none", "entry", "all", 0}},
-	[EL_CFG_RET] = {"ret", EL_RET_IRET, (const char *const[]){"iret", "sysret", 0}},
-	[EL_CFG_IRQ_RETURN] = {"irq_return", EL_IRQRET_DIRECT,
-			       (const char *const[]){"direct", "trampoline", 0}},
-	[EL_CFG_VSYSCALL] = {"vsyscall", EL_VSYSCALL_XONLY,
-			     (const char *const[]){"native", "emulate", "xonly", "none", 0}},
-	[EL_CFG_VDSO] = {"vdso", EL_VDSO_ON, el_values_onoff},
-	[EL_CFG_VDSO_TSC] = {"vdso_tsc", EL_TSC_LFENCE,
-			     (const char *const[]){"lfence", "lfence2", "rdtscp", "none", 0}},
-	[EL_CFG_VDSO_CLAMP] = {"vdso_clamp", EL_CLAMP_BRANCH,
-			       (const char *const[]){"branch", "cmov", 0}},
-	[EL_CFG_REGION_TICK] = {"region_tick", EL_OFF, el_values_offon},
-};
+/* The items, their defaults and value names (common/abi_tables.c). */
+extern const struct el_config_desc el_config[EL_CFG_COUNT];
 
 /*
  * Command-line knobs.  A knob with a value (`pti=on`) sets its item to the
@@ -78,21 +60,9 @@ struct el_knob_desc {
 	const char *help;
 };
 
-static const struct el_knob_desc el_knobs[] = {
-	{"pti", EL_CFG_PTI, -1, "kernel page-table isolation"},
-	{"nopti", EL_CFG_PTI, EL_OFF, "same as pti=off"},
-	{"nopcid", EL_CFG_PCID, EL_OFF, "do not use PCID even if CPUID offers it"},
-	{"noinvpcid", EL_CFG_INVPCID, EL_OFF, "do not use INVPCID even if CPUID offers it"},
-	{"pti.global", EL_CFG_GLOBAL, -1, "kernel mappings made global (needs PGE)"},
-	{"entry.ret", EL_CFG_RET, -1, "return to user after exceptions and interrupts"},
-	{"entry.irq_return", EL_CFG_IRQ_RETURN, -1, "copy the IRET frame to the entry stack always, or only with PTI"},
-	{"vsyscall", EL_CFG_VSYSCALL, -1, "legacy vsyscall page mode"},
-	{"vdso", EL_CFG_VDSO, -1, "map the vDSO (off: libc falls back to syscalls)"},
-	{"vdso.tsc", EL_CFG_VDSO_TSC, -1, "ordering of the vDSO's TSC read"},
-	{"vdso.clamp", EL_CFG_VDSO_CLAMP, -1, "how the vDSO clamps to cycle_last"},
-	{"sched.region_tick", EL_CFG_REGION_TICK, -1, "preempt with the timer inside the measured region (default off: no timer interrupt there)"},
-};
-
-#define EL_KNOB_COUNT (sizeof(el_knobs) / sizeof(el_knobs[0]))
+/* The knobs (common/abi_tables.c), el_knob_count of them. */
+extern const struct el_knob_desc el_knobs[];
+extern const size_t el_knob_count;
+#define EL_KNOB_COUNT el_knob_count
 
 #endif

@@ -80,7 +80,7 @@
  *          prints it, text symbols only (types t and T), lines whole, as
  *          many as fit EL_FRAME_TEXT_MAX per frame;
  *   EXIT   the value then written to EL_PORT_EXIT (abi.h semantics: the
- *          program's status 0..255, EL_EXIT_PANIC + EL_PANIC_SOFTWARE when
+ *          program's status 0..255, EL_PORT_EXIT_PANIC + EL_PANIC_SOFTWARE when
  *          /init itself failed, having said why on the console first).
  * Linux's own console (console=ttyS0) shares the line; frames start on a
  * line of their own.  The host trusts none of it (frame decoder, report

@@ -10,12 +10,15 @@ struct el_selfcheck_desc {
 	const char *description;
 };
 
-static const struct el_selfcheck_desc el_selfchecks[] = {
-#define EL_SELFCHECK(id, name_, desc_) {.name = name_, .description = desc_},
+/* How many self-checks there are: one per selfcheck.def row. */
+enum {
+	EL_SELFCHECK_COUNT = 0
+#define EL_SELFCHECK(id, name, desc) + 1
 #include "selfcheck.def"
 #undef EL_SELFCHECK
 };
 
-#define EL_SELFCHECK_COUNT (sizeof(el_selfchecks) / sizeof(el_selfchecks[0]))
+/* One row per selfcheck.def line, in its order (common/abi_tables.c). */
+extern const struct el_selfcheck_desc el_selfchecks[EL_SELFCHECK_COUNT];
 
 #endif

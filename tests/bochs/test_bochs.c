@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "harness.h"
 
 #define GUEST_BIN EL_BINARY_DIR "/guest/"
@@ -111,12 +112,11 @@ struct bochs_case {
 
 ParameterizedTestParameters(bochs, variants)
 {
-	static struct bochs_case cases[sizeof(models) / sizeof(models[0]) *
-				       sizeof(appends) / sizeof(appends[0])];
+	static struct bochs_case cases[EL_ARRAY_SIZE(models) * EL_ARRAY_SIZE(appends)];
 	size_t n = 0;
 
-	for (unsigned m = 0; m < sizeof(models) / sizeof(models[0]); m++)
-		for (unsigned a = 0; a < sizeof(appends) / sizeof(appends[0]); a++)
+	for (unsigned m = 0; m < EL_ARRAY_SIZE(models); m++)
+		for (unsigned a = 0; a < EL_ARRAY_SIZE(appends); a++)
 			cases[n++] = (struct bochs_case){m, a};
 	return cr_make_param_array(struct bochs_case, cases, n);
 }
@@ -128,7 +128,7 @@ ParameterizedTest(struct bochs_case *c, bochs, variants, .timeout = 200)
 	const char *append = appends[c->append];
 
 	need_bochs();
-	for (unsigned i = 0; i < sizeof(programs) / sizeof(programs[0]); i++) {
+	for (unsigned i = 0; i < EL_ARRAY_SIZE(programs); i++) {
 		const char *out = tmp_output("bochs.jsonl");
 		const char *argv[20] = {EL_ENTRYLAB, "run", "--engine", "bochs", "--cpu-model",
 					m->name, "--append", append, "-o", out};

@@ -16,6 +16,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "array_size.h"
+
 struct regs {
 	uint64_t rcx, r11, rbx, rsp;
 };
@@ -59,7 +61,7 @@ static int sysret_fallback(void)
 	};
 	int failed = 0;
 
-	for (size_t i = 0; i < sizeof(below) / sizeof(below[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(below); i++) {
 		uint8_t *two = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
 				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		uint64_t *fresh = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

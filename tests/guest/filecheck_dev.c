@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "filecheck.h"
 
 static void check_numbers(void)
@@ -28,7 +29,7 @@ static void check_numbers(void)
 	char name[64];
 	unsigned i;
 
-	for (i = 0; i < sizeof(devs) / sizeof(devs[0]); i++) {
+	for (i = 0; i < EL_ARRAY_SIZE(devs); i++) {
 		struct stat st = {0};
 		int r = stat(devs[i].path, &st);
 

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "mmcheck.h"
 
 #define P MC_PAGE
@@ -87,7 +88,7 @@ static void fields_in_order(void)
 		if (!strchr(p, '-') || strchr(p, '-') > strchr(p, ' '))
 			continue;
 		entries++;
-		for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		for (unsigned i = 0; i < EL_ARRAY_SIZE(names); i++) {
 			char key[40];
 
 			snprintf(key, sizeof(key), "\n%s:", names[i]);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
+
 static const struct mode {
 	const char *name, *what;
 	unsigned long addr;
@@ -28,10 +30,10 @@ int main(int argc, char **argv)
 
 	if (argc > 2)
 		goto usage;
-	for (i = 0; argc == 2 && i < sizeof(modes) / sizeof(modes[0]); i++)
+	for (i = 0; argc == 2 && i < EL_ARRAY_SIZE(modes); i++)
 		if (strcmp(argv[1], modes[i].name) == 0)
 			break;
-	if (argc == 2 && i == sizeof(modes) / sizeof(modes[0]))
+	if (argc == 2 && i == EL_ARRAY_SIZE(modes))
 		goto usage;
 	if (argc == 2)
 		m = &modes[i];

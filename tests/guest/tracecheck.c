@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "array_size.h"
 #include "tracecheck.h"
 
 _Static_assert(TC_SYS_REGION == EL_SYS_REGION, "tracecheck.h: EL_SYS_REGION");
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
 	n = strtoul(argv[2], &end, 10);
 	if (*end || n < 1)
 		goto usage;
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(modes); i++)
 		if (!strcmp(argv[1], modes[i].name)) {
 			modes[i].fn(n);
 			printf("tracecheck %s %lu done\n", argv[1], n);

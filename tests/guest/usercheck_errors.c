@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "usercheck.h"
 
 #define BAD_LOW 1l                      /* the unmapped first page */
@@ -40,7 +41,7 @@ void uc_errors(struct uc_env *env)
 	unsigned bad = 0;
 	long r;
 
-	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (unsigned i = 0; i < EL_ARRAY_SIZE(cases); i++) {
 		const struct efault_case *k = &cases[i];
 
 		r = uc_sys(k->nr, k->a, k->b, k->c);

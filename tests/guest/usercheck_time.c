@@ -6,6 +6,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "array_size.h"
 #include "lib/vdso.h"
 #include "usercheck.h"
 
@@ -61,7 +62,7 @@ static void check_vdso_image(struct uc_env *env)
 		el_skip("time.vdso_symbols", "no vDSO");
 		return;
 	}
-	for (unsigned i = 0; i < sizeof(vdso_names) / sizeof(vdso_names[0]); i++)
+	for (unsigned i = 0; i < EL_ARRAY_SIZE(vdso_names); i++)
 		if (!el_vdso_sym(vdso_names[i])) {
 			missing++;
 			printf("  missing vDSO symbol %s\n", vdso_names[i]);

@@ -11,6 +11,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "array_size.h"
 #include "lib/vdso.h"
 #include "usercheck.h"
 
@@ -115,7 +116,7 @@ void uc_vsyscall(struct uc_env *env)
 					     "vsyscall.getcpu", "vsyscall.read" };
 
 	if (!strcmp(env->vsyscall, "none") || !strcmp(env->vsyscall, "any")) {
-		for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		for (unsigned i = 0; i < EL_ARRAY_SIZE(names); i++)
 			el_skip(names[i], "--vsyscall=%s: calling the page is not expected to work",
 				env->vsyscall);
 		return;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "harness.h"
 
 TestSuite(boot, .timeout = 600);
@@ -41,7 +42,7 @@ Test(boot, record_fields)
 	cr_expect(jget(rec, "guest.selfcheck.passed") &&
 		  json_object_get_boolean(jget(rec, "guest.selfcheck.passed")),
 		  "guest self-check did not pass");
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (i = 0; i < EL_ARRAY_SIZE(keys); i++) {
 		char path[64];
 
 		snprintf(path, sizeof(path), "guest.config.%s", keys[i]);

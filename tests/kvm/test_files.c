@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "array_size.h"
 #include "harness.h"
 
 #define GUEST_BIN EL_BINARY_DIR "/guest/"
@@ -76,7 +77,7 @@ Test(files, bad_guest_paths_refused_before_boot)
 		{"=/", "root"},
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		char arg[512];
 		struct el_proc p;
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "harness.h"
 
 static const char *const all_benches[] = {"pagefault", "lseek", "getpid", "gettid",
@@ -66,7 +67,7 @@ static int write_experiment(const char *path)
 	cr_assert(f, "cannot write %s", path);
 	fprintf(f, "[experiment]\nname = knobs\ndescription = every knob value, every bench "
 		   "it applies to\nbench = getpid\nrepeat = 1\n");
-	for (size_t k = 0; k < sizeof(knobs) / sizeof(knobs[0]); k++)
+	for (size_t k = 0; k < EL_ARRAY_SIZE(knobs); k++)
 		for (const char *const *b = knobs[k].benches; *b; b++, n++)
 			fprintf(f, "\n[variant v%d]\nappend = %s\nbench = %s\nargs = %s\n", n,
 				knobs[k].append, *b, small_args(*b));

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "harness.h"
 
 #define TINY EL_SOURCE_DIR "/tests/kvm/matrix-tiny.ini"
@@ -57,7 +58,7 @@ Test(output, a_bad_path_is_a_usage_error_before_boot, .timeout = 120)
 	close(fd);
 	snprintf(dir, sizeof(dir), "%s", tmp_output("a-dir"));
 	cr_assert_eq(mkdir(dir, 0755), 0);
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(cmds); i++) {
 		refused(cmds[i][0], "/nonexistent/x.jsonl", cmds[i][1], "does not exist");
 		refused(cmds[i][0], dir, cmds[i][1], "is a directory");
 		refused(cmds[i][0], ro, cmds[i][1], "read-only");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "array_size.h"
 #include "harness.h"
 
 #define GUEST_BIN EL_BINARY_DIR "/guest/"
@@ -130,7 +131,7 @@ Test(programs, time_benches)
 {
 	static const char *const names[] = {"gettimeofday", "time", "getcpu"};
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(names); i++) {
 		struct json_object *rec = bench_run(names[i], small, 0);
 
 		expect_region(rec, names[i]);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "harness.h"
 
 #define GUEST_BIN EL_BINARY_DIR "/guest/"
@@ -89,7 +90,7 @@ Test(pti, sysret_falls_back_to_iret)
 		"pti=off entry.ret=sysret entry.irq_return=trampoline",
 	};
 
-	for (size_t i = 0; i < sizeof(appends) / sizeof(appends[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(appends); i++) {
 		int status;
 		struct json_object *rec = run_exec(appends[i], GUEST_BIN "entrycheck",
 						   "sysret-fallback", "fallback.jsonl", &status);

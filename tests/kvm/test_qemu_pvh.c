@@ -53,7 +53,7 @@ Test(qemu, pvh_kernel_exception_exit)
 	struct el_proc p;
 
 	qemu_boot(&p, "max", "test.crash=ud");
-	/* EL_EXIT_PANIC + 6 = 0x106 -> QEMU exits ((0x106 << 1) | 1) & 0xff = 0x0d. */
+	/* EL_PORT_EXIT_PANIC + 6 = 0x106 -> QEMU exits ((0x106 << 1) | 1) & 0xff = 0x0d. */
 	cr_expect_eq(p.status, 0x0d, "got %d", p.status);
 	cr_expect(strstr(p.out, "#UD"), "exception not named:\n%s", p.out);
 	proc_free(&p);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "harness.h"
 
 #define GUEST_BIN EL_BINARY_DIR "/guest/"
@@ -114,7 +115,7 @@ ParameterizedTestParameters(variants, knob_values)
 		{"vdso.clamp=cmov", "vdso_clamp", "cmov", "gettimeofday", "1000"},
 	};
 
-	return cr_make_param_array(struct knob_run, k, sizeof(k) / sizeof(k[0]));
+	return cr_make_param_array(struct knob_run, k, EL_ARRAY_SIZE(k));
 }
 
 /* want "": the value depends on the vCPU (e.g. rdtscp, invpcid); it must be named, not guessed. */

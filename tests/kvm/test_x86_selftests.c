@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "harness.h"
 
 #define SELFTESTS EL_BINARY_DIR "/x86-selftests"
@@ -47,7 +48,7 @@ static const char *const passing[] = {
 	"test_FCOMI_32",	      "test_FISTTP_32",		  "test_mremap_vdso_32",
 	"unwind_vdso_32",	      "vdso_restorer_32",
 };
-#define NPASSING (sizeof(passing) / sizeof(passing[0]))
+#define NPASSING EL_ARRAY_SIZE(passing)
 
 /* Builds them once (the script is idempotent), or skips with its reason. */
 static void built_or_skip(void)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "cmdline.h"
 
 #define MAX_PROBLEMS 8
@@ -146,7 +147,7 @@ Test(cmdline, other_knobs)
 	cr_assert_eq(parse("init=/bin/bench el.tsc_khz=2994375", &c, &ps), 0);
 	cr_assert_str_eq(c.init, "/bin/bench");
 	cr_assert_eq(c.tsc_khz, 2994375);
-	for (size_t i = 0; i < sizeof(crashes) / sizeof(crashes[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(crashes); i++) {
 		char buf[64];
 
 		snprintf(buf, sizeof(buf), "test.crash=%s", crashes[i]);
@@ -213,7 +214,7 @@ Test(cmdline, region_scope_refused)
 		"el.region=wholex", "el.region=whol", "el.region=2", "el.region=marked,whole",
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		char line[64];
 
 		snprintf(line, sizeof(line), "el.region=whole %s", bad[i]);
@@ -258,7 +259,7 @@ Test(cmdline, events_malformed)
 		"el.events=0x1,,0x2", "el.events=0x1g", "el.events=0x10000000000000000",
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		int n = parse(bad[i], &c, &ps);
 
 		cr_assert_geq(n, 1, "'%s' accepted", bad[i]);

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "cmdline.h"
 #include "cmdline_property.h"
 #include "request.h"
@@ -68,7 +69,7 @@ Test(cmdline_split, vmm_knobs_refused_however_spelled)
 		"el.anything",           "\"el.events\"=0x1",
 	};
 
-	for (size_t i = 0; i < sizeof(smuggled) / sizeof(smuggled[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(smuggled); i++) {
 		cr_expect_eq(el_cmdline_check_user(smuggled[i], NULL, NULL), 1, "[%zu] %s", i,
 			     smuggled[i]);
 		cr_expect_geq(request_check_append(smuggled[i]), 1, "[%zu] %s", i, smuggled[i]);
@@ -121,7 +122,7 @@ Test(cmdline_split, host_accepted_is_guest_seen)
 		"x=\"\"\"",
 	};
 
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(lines); i++) {
 		const char *why = cmdline_property_check(lines[i]);
 
 		cr_expect_null(why, "[%zu] '%s': %s", i, lines[i], why ? why : "");

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "cpio.h"
 
 struct entry {
@@ -120,7 +121,7 @@ Test(cpio, bad_names_refused_and_the_error_sticks)
 {
 	const char *bad[] = { "", "/", "a/../b", "./a", "a//b", "a/.", ".." };
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		struct el_cpio c;
 
 		el_cpio_init(&c);

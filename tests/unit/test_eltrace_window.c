@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "eltrace.h"
 
 static int args(struct eltrace *s, char *err, size_t len, const char *const *argv)
@@ -96,7 +97,7 @@ Test(eltrace_window, refusals_name_the_problem)
 				      NULL},
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		struct eltrace s;
 		char err[400];
 

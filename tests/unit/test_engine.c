@@ -202,6 +202,25 @@ Test(engine, offers_follow_the_engine)
 	cr_expect_str_eq(o.pmu, "none");
 }
 
+Test(engine, nested_rate_for_nested_bochs_and_inner)
+{
+	struct engine_probe p;
+
+	good_facts(&p.facts);
+	engine_decide(&p.facts, &automatic, &p.d);
+	cr_expect_not(engine_nested_rate(&p), "native KVM runs at its own rate");
+	engine_decide(&p.facts, &(struct engine_request){.trace = true}, &p.d);
+	cr_expect_not(engine_nested_rate(&p), "a trace estimates its own way");
+	engine_decide(&p.facts, &(struct engine_request){.nested = EL_NESTED_FORCE}, &p.d);
+	cr_expect(engine_nested_rate(&p));
+	engine_decide(&p.facts, &(struct engine_request){.bochs = true}, &p.d);
+	cr_expect(engine_nested_rate(&p), "Bochs is slower still: the nested rate at the least");
+	p.facts.inner = true;
+	engine_decide(&p.facts, &automatic, &p.d);
+	cr_expect_eq(p.d.kind, ENGINE_NATIVE);
+	cr_expect(engine_nested_rate(&p), "inside the nested VM, native is the VM's nested KVM");
+}
+
 /* ---- the probe itself, where it needs no KVM ---- */
 
 Test(engine, device_env_names_the_path)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "cmdline.h"
 #include "events.h"
 
@@ -196,7 +197,7 @@ Test(events, list_shows_every_name)
 
 	events_list(f, &skylake_x);
 	fclose(f);
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(names); i++)
 		cr_expect(strstr(out, names[i]), "no %s in:\n%s", names[i], out);
 	cr_expect(strstr(out, "0x0e08"), "Skylake's dTLB encoding in this-cpu:\n%s", out);
 	free(out);

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "exit.h"
 #include "insn_name.h"
 #include "kvm.h"
@@ -119,7 +120,7 @@ Test(insn_name, names)
 	};
 	char buf[32];
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(cases); i++) {
 		const char *n = insn_name(cases[i].b, cases[i].len, buf, sizeof(buf));
 
 		cr_expect(n && !strcmp(n, cases[i].name), "case %zu: %s, want %s", i,

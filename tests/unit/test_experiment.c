@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "entrylab/features.h"
 #include "experiment.h"
 #include "report_save.h"
@@ -202,7 +203,7 @@ static const struct bad_case bad_cases[] = {
 
 Test(experiment, every_mistake_names_file_and_line)
 {
-	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad_cases); i++) {
 		const struct bad_case *c = &bad_cases[i];
 		struct el_experiment e;
 		char where[96];

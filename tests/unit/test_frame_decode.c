@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "entrylab/knobs.h"
 #include "frame.h"
 #include "guest-kernel/lib/serial_frame.h"
@@ -127,7 +128,7 @@ Test(frame_decode, good_frames_and_console_apart)
 Test(frame_decode, panic_exit_is_a_crash)
 {
 	put_report(EL_REPORT_BOOT);
-	put_exit(EL_EXIT_PANIC + 14);
+	put_exit(EL_PORT_EXIT_PANIC + 14);
 	decode();
 	cr_assert_eq(res.status, EL_RUN_GUEST_CRASH);
 	cr_assert_eq(res.panic_vector, 14);
@@ -649,7 +650,7 @@ static void random_stream(void)
 			break;
 		case 2: put_report(i & 1 ? EL_REPORT_RUN : EL_REPORT_BOOT); break;
 		default: {
-			const char *s = pieces[rnd() % (sizeof(pieces) / sizeof(pieces[0]))];
+			const char *s = pieces[rnd() % EL_ARRAY_SIZE(pieces)];
 			size_t len = strcmp(s, "\xff\x00z") ? strlen(s) : 3;
 
 			memcpy(text + text_len, s, len);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "array_size.h"
 #include "entrylab/linux_init.h"
 #include "guest-kernel/fs/cpio_parse.h"
 #include "blobs.h"
@@ -71,7 +72,7 @@ Test(initrd_linux, layout_of_the_contract)
 	el_cpio_init(&c);
 	cr_assert_eq(initrd_build_linux(&c, init, sizeof(init), prog, sizeof(prog), argv, 3, conf),
 		     0, "%s", c.error);
-	check_archive(&c, w, sizeof(w) / sizeof(w[0]));
+	check_archive(&c, w, EL_ARRAY_SIZE(w));
 	el_cpio_free(&c);
 }
 
@@ -93,7 +94,7 @@ Test(initrd_linux, no_arguments_no_conf)
 
 	el_cpio_init(&c);
 	cr_assert_eq(initrd_build_linux(&c, init, 1, prog, 1, NULL, 0, NULL), 0, "%s", c.error);
-	check_archive(&c, w, sizeof(w) / sizeof(w[0]));
+	check_archive(&c, w, EL_ARRAY_SIZE(w));
 	el_cpio_free(&c);
 }
 
@@ -115,7 +116,7 @@ Test(initrd_linux, boot_only_has_no_program)
 
 	el_cpio_init(&c);
 	cr_assert_eq(initrd_build_linux(&c, init, 1, NULL, 0, NULL, 0, NULL), 0, "%s", c.error);
-	check_archive(&c, w, sizeof(w) / sizeof(w[0]));
+	check_archive(&c, w, EL_ARRAY_SIZE(w));
 	el_cpio_free(&c);
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "entrylab/knobs.h"
 #include "linux_cmdline.h"
 
@@ -36,7 +37,7 @@ Test(linux_cmdline, linux_knobs_pass_through_after_the_base)
 	};
 	char out[2048], err[256], want[2048];
 
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(ok); i++) {
 		cr_expect_eq(compose(ok[i], out, err), 0, "'%s': %s", ok[i], err);
 		snprintf(want, sizeof(want), "%s %s", LINUX_CMDLINE_BASE, ok[i]);
 		cr_expect_str_eq(out, want);
@@ -73,7 +74,7 @@ Test(linux_cmdline, every_knob_of_ours_is_linux_s_or_refused)
 		char tok[64], out[2048], err[256];
 		int shared = 0;
 
-		for (size_t s = 0; s < sizeof(linux_too) / sizeof(linux_too[0]); s++)
+		for (size_t s = 0; s < EL_ARRAY_SIZE(linux_too); s++)
 			shared |= !strcmp(linux_too[s], el_knobs[i].name);
 		snprintf(tok, sizeof(tok), "%s%s", el_knobs[i].name,
 			 el_knobs[i].flag_value < 0 ? "=x" : "");

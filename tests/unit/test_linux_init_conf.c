@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "guest/linux/argv.h"
 #include "guest/linux/conf.h"
 
@@ -82,7 +83,7 @@ Test(linux_init_conf, hostile_lines_are_refused)
 	struct linit_conf c;
 	char err[256];
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		cr_expect_eq(parse(bad[i].text, &c, err), -1, "accepted '%s'", bad[i].text);
 		cr_expect(strstr(err, bad[i].why), "'%s': %s", bad[i].text, err);
 		cr_expect(strstr(err, "line 1") || strstr(err, "line 2"), "no line: %s", err);
@@ -113,7 +114,7 @@ Test(linux_init_conf, region_scope_refusals)
 	struct linit_conf c;
 	char err[256];
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		cr_expect_eq(parse(bad[i], &c, err), -1, "accepted '%s'", bad[i]);
 		cr_expect(strstr(err, "marked or whole"), "'%s': %s", bad[i], err);
 	}

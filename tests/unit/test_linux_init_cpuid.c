@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "entrylab/features.h"
 #include "guest/linux/cpuid.h"
 
@@ -46,7 +47,7 @@ Test(linux_init_cpuid, features_by_leaf)
 		{0x80000001, 0, {0, 0, 0, (1u << 20) | (1u << 27)}}, /* nx rdtscp */
 		{0x80000007, 0, {0, 0, 0, 1u << 8}},                /* invtsc */
 	};
-	struct cpu c = {l, sizeof(l) / sizeof(l[0])};
+	struct cpu c = {l, EL_ARRAY_SIZE(l)};
 	uint64_t want = BIT(PCID) | BIT(PGE) | BIT(INVPCID) | BIT(SMEP) | BIT(LA57) |
 			BIT(KVMCLOCK) | BIT(NX) | BIT(RDTSCP) | BIT(INVTSC);
 
@@ -62,7 +63,7 @@ Test(linux_init_cpuid, leaves_past_the_range_are_not_read)
 		{0x80000000, 0, {0x80000001, 0, 0, 0}}, /* no 0x80000007 */
 		{0x80000001, 0, {0, 0, 0, 1u << 20}},
 	};
-	struct cpu c = {l, sizeof(l) / sizeof(l[0])};
+	struct cpu c = {l, EL_ARRAY_SIZE(l)};
 
 	cr_expect_eq(linit_cpuid_features(fake, &c), BIT(PGE) | BIT(NX),
 		     "the all-ones answers past the range must not count");
@@ -77,7 +78,7 @@ Test(linux_init_cpuid, kvmclock_only_from_kvm)
 		{0x40000001, 0, {1u << 3, 0, 0, 0}},
 		{0x80000000, 0, {0, 0, 0, 0}},
 	};
-	struct cpu c = {l, sizeof(l) / sizeof(l[0])};
+	struct cpu c = {l, EL_ARRAY_SIZE(l)};
 
 	cr_expect_eq(linit_cpuid_features(fake, &c), 0ull);
 }

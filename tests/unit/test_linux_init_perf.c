@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "guest/linux/perf_attr.h"
 
 Test(linux_init_perf, cfg_to_raw_attr)
@@ -95,7 +96,7 @@ Test(linux_init_perf, multiplexed_never_enabled_or_short_is_not_counted)
 		{{3, 1000, 1000, 111, 222}, 40, "another number of members"},
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		struct el_counter c[3];
 		int member[3];
 
@@ -142,7 +143,7 @@ Test(linux_init_perf, whole_program_read_one)
 		{{12345, 1000, 1000}, 16, EL_COUNTER_NOT_COUNTED, 0}, /* short read */
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(cases); i++) {
 		struct el_counter c = {.config = 0x100c0, .status = EL_COUNTER_NOT_COUNTED,
 				       .value = 77};
 

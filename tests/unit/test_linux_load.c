@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "linux_load.h"
 
 #define MiB (1ull << 20)
@@ -342,7 +343,7 @@ Test(linux_load, debian_kernel_files)
 	};
 	unsigned seen = 0;
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(files); i++) {
 		size_t len = 0;
 		const void *img = map_file(files[i].path, &len);
 		char rel[65];

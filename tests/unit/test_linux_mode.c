@@ -174,7 +174,7 @@ Test(linux_mode, an_exit_without_info_or_boot_is_refused)
 
 Test(linux_mode, init_giving_up_says_why)
 {
-	uint32_t v = EL_EXIT_PANIC + EL_PANIC_SOFTWARE;
+	uint32_t v = EL_PORT_EXIT_PANIC + EL_PANIC_SOFTWARE;
 
 	init_frames(0, false);
 	com1_str("entrylab init: cannot mount /proc\r\n");

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "array_size.h"
 #include "entrylab/linux_init.h"
 #include "host_elf.h"
 #include "host_io.h"
@@ -43,7 +44,7 @@ Test(marker_programs, marked_examples_list_a_begin_and_an_end)
 	static const char *const marked[] = {"examples/touch-pages-marked",
 					     "examples/touch-pages-if", "markercheck"};
 
-	for (size_t i = 0; i < sizeof(marked) / sizeof(marked[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(marked); i++) {
 		struct el_region_site s[SITES_MAX];
 		int n = sites_of(marked[i], s), begins = 0, ends = 0;
 

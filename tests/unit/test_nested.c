@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "nested.h"
 #include "nested_priv.h"
 #include "nested_wire.h"
@@ -52,8 +53,7 @@ Test(nested, request_round_trip)
 			"\\", "-o", "out.jsonl", "--exec", "tests/prog"};
 	const char *files[] = {"tests/prog", NULL};
 	char dir[] = "/tmp/test_nested.XXXXXX", cwd[4096], err[300], want[4200];
-	struct nested_request r = {.argc = sizeof(argv) / sizeof(argv[0]), .argv = argv,
-				   .files = files};
+	struct nested_request r = {.argc = EL_ARRAY_SIZE(argv), .argv = argv, .files = files};
 	struct nested_runner rn = {.warm = true, .started = true, .wait_s = 0.25, .setup_s = 1.5};
 	struct nested_buf b = {0};
 	bool saw_runner = false, saw_setup = false;
@@ -158,7 +158,7 @@ Test(nested, request_items_are_checked)
 	};
 	char err[300];
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		struct nested_buf b = {0};
 
 		nested_req_begin(&b, 7);
@@ -302,7 +302,7 @@ Test(nested, control_frame_violations)
 		{"unknown type", 77, "x", 1, true},
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(cases); i++) {
 		static struct nested_ctl c;
 		struct nested_buf b = {0};
 
@@ -348,7 +348,7 @@ Test(nested, path_join)
 	};
 	char out[64];
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(cases); i++) {
 		cr_assert(nested_path_join(cases[i][0], cases[i][1], out, sizeof(out)));
 		cr_expect_str_eq(out, cases[i][2], "%s + %s", cases[i][0], cases[i][1]);
 	}
@@ -381,7 +381,7 @@ Test(nested, records_whole_valid_lines_only)
 	nested_records_init(&r, &out);
 	r.on_record = count_line;
 	r.ctx = &seen;
-	for (size_t i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++)
+	for (size_t i = 0; i < EL_ARRAY_SIZE(chunks); i++)
 		nested_records_feed(&r, chunks[i], strlen(chunks[i]));
 	cr_expect_eq(nested_records_close(&r), 6, "the unfinished line is reported");
 	cr_expect_eq(r.written, 3);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "entrylab/knobs.h"
 #include "record.h"
 #include "status.h"
@@ -74,7 +75,7 @@ Test(record, failures_map_to_codes)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < EL_ARRAY_SIZE(cases); i++) {
 		struct json_object *rec;
 
 		res.status = cases[i].st;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array_size.h"
 #include "trace.h"
 
 static const char ksyms[] =
@@ -67,7 +68,7 @@ Test(trace_ksyms, malformed_lines_refused)
 	};
 	struct el_symtab t;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		cr_assert_eq(symtab_from_kallsyms(&t, bad[i], strlen(bad[i]), 0, err, sizeof(err)),
 			     -1, "'%s' accepted", bad[i]);
 		cr_assert(strstr(err, "line 1"), "%s", err);

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "entrylab/knobs.h"
 #include "trace.h"
 
@@ -112,7 +113,7 @@ Test(trace_parse, refuses_damage)
 		HDR("out", 0, 0, 0, 0) "something else\n",
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		struct el_trace_data d;
 		char err[256] = "";
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "time_math.h"
 #include "guest-kernel/time/vclock.h"
 
@@ -70,7 +71,7 @@ Test(vclock, khz_to_mult_round_trips)
 	static const uint64_t khz[] = {1, 1000, 999999, 1000000, 1000001, 2100000, 2596126,
 				       2994375, 3999999, 5000000, 10000000};
 
-	for (size_t i = 0; i < sizeof(khz) / sizeof(khz[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(khz); i++) {
 		uint64_t mult = tsc_khz_to_mult(khz[i]);
 		uint64_t one_second = vclock_tsc_scale(khz[i] * 1000, mult);
 
@@ -96,7 +97,7 @@ Test(vclock, pvclock_scale_as_mult)
 	} scales[] = {{0xaaaaaaab, -1}, {0x80000000, 1}, {0xc5b0c3a5, -2}, {0x9d3e2e5d, 0},
 		      {0xfffffffe, 3}};
 
-	for (size_t i = 0; i < sizeof(scales) / sizeof(scales[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(scales); i++) {
 		uint64_t mult = pvclock_to_mult(scales[i].mul, scales[i].shift);
 
 		for (uint64_t delta = 1; delta < (1ull << 50); delta = delta * 7 + 3) {
@@ -154,8 +155,8 @@ Test(vclock, clamp_variants_agree)
 {
 	static const uint64_t v[] = {0, 1, 2, 1000, UINT64_MAX / 2, UINT64_MAX - 1, UINT64_MAX};
 
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		for (size_t j = 0; j < sizeof(v) / sizeof(v[0]); j++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(v); i++)
+		for (size_t j = 0; j < EL_ARRAY_SIZE(v); j++) {
 			uint64_t want = v[i] > v[j] ? v[i] - v[j] : 0;
 
 			cr_assert_eq(vclock_delta_branch(v[i], v[j]), want);
@@ -305,11 +306,11 @@ Test(vclock, clock_ids)
 	reset(VCLOCK_TSC);
 	vd.mult = GHZ_MULT;
 	fake_tsc = 7;
-	for (size_t i = 0; i < sizeof(hres) / sizeof(hres[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(hres); i++) {
 		cr_assert(read_clock(hres[i], &ts), "clock %u", hres[i]);
 		cr_assert(vclock_getres(hres[i], &ts) && ts.sec == 0 && ts.nsec == 1);
 	}
-	for (size_t i = 0; i < sizeof(syscall_only) / sizeof(syscall_only[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(syscall_only); i++) {
 		cr_assert_not(read_clock(syscall_only[i], &ts), "clock %u", syscall_only[i]);
 		cr_assert_not(vclock_getres(syscall_only[i], &ts), "clock %u", syscall_only[i]);
 	}

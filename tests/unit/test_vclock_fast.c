@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "guest-kernel/time/vclock.h"
 
 static uint64_t tsc;
@@ -65,7 +66,7 @@ static void expect_same_as_general(uint32_t clk, vclock_delta_fn *delta)
 Test(vclock_fast, agrees_with_the_general_path)
 {
 	static const uint64_t tscs[] = {0, 999, 1000, 1001, 123456789, 1ull << 40, ~0ull >> 8};
-	for (unsigned i = 0; i < sizeof(tscs) / sizeof(tscs[0]); i++)
+	for (unsigned i = 0; i < EL_ARRAY_SIZE(tscs); i++)
 		for (uint32_t clk = EL_CLOCK_REALTIME; clk <= EL_CLOCK_MONOTONIC; clk++) {
 			setup(VCLOCK_TSC);
 			tsc = tscs[i];

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "array_size.h"
 #include "guest-kernel/time/vclock.h"
 
 #define PAGE 4096ul
@@ -141,7 +142,7 @@ static bool variant_runs_here(const char *v)
 Test(vdso_image, tsc_mode_every_variant)
 {
 	pin_here();
-	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(variants); i++) {
 		struct mapped m;
 		struct ts64 ts;
 		uint64_t before, after, got;

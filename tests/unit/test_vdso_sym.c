@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "array_size.h"
 #include "guest-kernel/vdso/vdso_sym.h"
 #include "guest-kernel/vdso/vsysret.h"
 
@@ -45,7 +46,7 @@ Test(vdso_sym, every_image_has_the_trampoline)
 {
 	static const uint8_t code[] = {0x59, 0x41, 0x5b, 0xc2, VSYSRET_REDZONE, 0x00};
 
-	for (size_t i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(variants); i++) {
 		size_t size;
 		uint8_t *img = load(variants[i], &size);
 		uint64_t off = vdso_sym_find(img, size, VSYSRET_SYMBOL);

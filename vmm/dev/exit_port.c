@@ -1,6 +1,6 @@
 /*
  * The exit port (isa-debug-exit semantics, values as in abi.h): a 32-bit
- * OUT of the user program's status, or EL_EXIT_PANIC + vector when the
+ * OUT of the user program's status, or EL_PORT_EXIT_PANIC + vector when the
  * guest kernel died.  In Linux mode entrylab's /init writes it, after the
  * EXIT frame that says the same (linux_init.h).
  */
@@ -36,18 +36,19 @@ static void exit_panic(struct el_run_result *res, uint32_t vector)
 
 enum el_run_status exit_value_apply(uint32_t v, struct el_run_result *res)
 {
-	if (v <= EL_EXIT_STATUS_MAX) {
+	if (v <= EL_PORT_EXIT_STATUS_MAX) {
 		res->status = EL_RUN_OK;
 		res->exit_status = (int)v;
 		res->detail[0] = '\0';
-	} else if (v - EL_EXIT_PANIC <= 0xff) {
-		exit_panic(res, v - EL_EXIT_PANIC);
+	} else if (v - EL_PORT_EXIT_PANIC <= 0xff) {
+		exit_panic(res, v - EL_PORT_EXIT_PANIC);
 	} else {
 		res->status = EL_RUN_GUEST_BAD_IO;
+		/* Records keep this text: it names EL_PORT_EXIT_PANIC by its old name. */
 		snprintf(res->detail, sizeof(res->detail),
 			 "exit port value 0x%x is neither a status (0-255) nor EL_EXIT_PANIC (0x%x) "
 			 "+ vector",
-			 v, EL_EXIT_PANIC);
+			 v, EL_PORT_EXIT_PANIC);
 	}
 	return res->status;
 }

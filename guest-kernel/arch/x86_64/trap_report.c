@@ -2,7 +2,7 @@
  * The report of a fatal exception: vector and name, error code (decoded
  * where the architecture gives it structure), the hardware frame, control
  * registers, all general registers and a frame-pointer call trace, then the
- * panic exit EL_EXIT_PANIC + vector.
+ * panic exit EL_PORT_EXIT_PANIC + vector.
  */
 #include "arch/x86_64/cpu.h"
 #include "arch/x86_64/cpu_fault.h"
@@ -115,7 +115,7 @@ void trap_report_fatal(const struct trap_frame *tf)
 
 	if (in_fatal++) {
 		kprintf("\nnested exception %u (%s) while reporting one\n", v, trap_mnemonic(v));
-		machine_exit(EL_EXIT_PANIC + (v & 0xff));
+		machine_exit(EL_PORT_EXIT_PANIC + (v & 0xff));
 	}
 	kprintf("\n=== EXCEPTION %u %s (%s) in %s mode ===\n", v, trap_mnemonic(v), trap_name(v),
 		trap_from_user(tf) ? "user" : "kernel");
@@ -134,6 +134,6 @@ void trap_report_fatal(const struct trap_frame *tf)
 	if (!trap_from_user(tf))
 		print_call_trace(tf->rbp);
 	kprintf("kernel panic: exception %u %s, exit value 0x%x\n", v, trap_mnemonic(v),
-		EL_EXIT_PANIC + v);
-	machine_exit(EL_EXIT_PANIC + v);
+		EL_PORT_EXIT_PANIC + v);
+	machine_exit(EL_PORT_EXIT_PANIC + v);
 }

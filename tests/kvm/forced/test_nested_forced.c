@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array_size.h"
 #include "engine.h"
 #include "harness.h"
 #include "host_io.h"
@@ -30,7 +31,7 @@ static const char *const nested_tests[] = {
 	"jail/record_shows_the_confinement",
 	"engine/the_tests_and_entrylab_agree",
 };
-#define NTESTS (sizeof(nested_tests) / sizeof(nested_tests[0]))
+#define NTESTS EL_ARRAY_SIZE(nested_tests)
 
 Test(nested_forced, engine_dependent_tests_run_nested, .timeout = 2700)
 {
