@@ -168,16 +168,14 @@ static long do_epoll_create(uint64_t flags)
 	return fd;
 }
 
-SYSCALL(epoll_create)
+SYSCALL_DEFINE1(epoll_create, int32_t, size)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return (int32_t)a0 <= 0 ? -EINVAL : do_epoll_create(0);
+	return size <= 0 ? -EINVAL : do_epoll_create(0);
 }
 
-SYSCALL(epoll_create1)
+SYSCALL_DEFINE1(epoll_create1, uint32_t, flags)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return do_epoll_create((uint32_t)a0);
+	return do_epoll_create(flags);
 }
 
 static struct epitem *find_item(struct eventpoll *ep, struct file *f, int fd)
@@ -238,16 +236,14 @@ static long ctl_add(struct eventpoll *ep, struct file *f, int fd, const struct e
 	return 0;
 }
 
-SYSCALL(epoll_ctl)
+SYSCALL_DEFINE4(epoll_ctl, int, epfd, int, op, int, fd, uint64_t, event)
 {
 	struct epoll_event_user ev = {0, 0};
-	struct file *epf = fd_get((int)a0), *f = fd_get((int)a2);
+	struct file *epf = fd_get(epfd), *f = fd_get(fd);
 	struct eventpoll *ep;
 	struct epitem *it;
-	int op = (int)a1;
 
-	(void)a4, (void)a5;
-	if (op != EPOLL_CTL_DEL && copy_from_user(&ev, a3, sizeof(ev)))
+	if (op != EPOLL_CTL_DEL && copy_from_user(&ev, event, sizeof(ev)))
 		return -EFAULT;
 	if (!epf || !f)
 		return -EBADF;
@@ -262,10 +258,10 @@ SYSCALL(epoll_ctl)
 		return -EINVAL;
 	switch (op) {
 	case EPOLL_CTL_ADD:
-		return ctl_add(ep, f, (int)a2, &ev);
+		return ctl_add(ep, f, fd, &ev);
 	case EPOLL_CTL_DEL:
 	case EPOLL_CTL_MOD:
-		it = find_item(ep, f, (int)a2);
+		it = find_item(ep, f, fd);
 		if (!it)
 			return -ENOENT;
 		if (op == EPOLL_CTL_MOD) {
@@ -372,10 +368,9 @@ static uint64_t ms_deadline(int32_t ms)
 	return poll_deadline(ms < 0 ? POLL_FOREVER : (uint64_t)ms * NSEC_PER_MSEC);
 }
 
-SYSCALL(epoll_wait)
+SYSCALL_DEFINE4(epoll_wait, int, epfd, uint64_t, events, int32_t, maxevents, int32_t, timeout)
 {
-	(void)a4, (void)a5;
-	return do_epoll_wait((int)a0, a1, (int32_t)a2, ms_deadline((int32_t)a3));
+	return do_epoll_wait(epfd, events, maxevents, ms_deadline(timeout));
 }
 
 static long pwait(uint64_t epfd, uint64_t uevents, uint64_t max, uint64_t deadline, uint64_t umask,
@@ -388,25 +383,27 @@ static long pwait(uint64_t epfd, uint64_t uevents, uint64_t max, uint64_t deadli
 	return poll_sigmask_end(do_epoll_wait((int)epfd, uevents, (int32_t)max, deadline), -EINTR);
 }
 
-SYSCALL(epoll_pwait)
+SYSCALL_DEFINE6(epoll_pwait, uint64_t, epfd, uint64_t, events, uint64_t, maxevents, int32_t,
+		timeout, uint64_t, sigmask, uint64_t, sigsetsize)
 {
-	return pwait(a0, a1, a2, ms_deadline((int32_t)a3), a4, a5);
+	return pwait(epfd, events, maxevents, ms_deadline(timeout), sigmask, sigsetsize);
 }
 
 /* epoll_pwait2(epfd, events, maxevents, const struct timespec *timeout (NULL: forever), mask, size) */
-SYSCALL(epoll_pwait2)
+SYSCALL_DEFINE6(epoll_pwait2, uint64_t, epfd, uint64_t, events, uint64_t, maxevents, uint64_t,
+		timeout, uint64_t, sigmask, uint64_t, sigsetsize)
 {
 	struct {
 		int64_t tv_sec, tv_nsec;
 	} ts;
 	uint64_t deadline = POLL_FOREVER;
 
-	if (a3) {
-		if (copy_from_user(&ts, a3, sizeof(ts)))
+	if (timeout) {
+		if (copy_from_user(&ts, timeout, sizeof(ts)))
 			return -EFAULT;
 		if (!timespec_valid(ts.tv_sec, ts.tv_nsec))
 			return -EINVAL;
 		deadline = poll_deadline(timespec_to_ns_sat(ts.tv_sec, ts.tv_nsec));
 	}
-	return pwait(a0, a1, a2, deadline, a4, a5);
+	return pwait(epfd, events, maxevents, deadline, sigmask, sigsetsize);
 }

@@ -59,32 +59,29 @@ static long set_mode(struct inode *n, uint64_t mode)
 	return 0;
 }
 
-SYSCALL(chmod)
+SYSCALL_DEFINE2(chmod, uint64_t, filename, uint64_t, mode)
 {
 	struct inode *n;
-	int err = attr_target(AT_FDCWD, a0, 0, false, &n);
+	int err = attr_target(AT_FDCWD, filename, 0, false, &n);
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return err ? err : set_mode(n, a1);
+	return err ? err : set_mode(n, mode);
 }
 
-SYSCALL(fchmodat)
+SYSCALL_DEFINE3(fchmodat, int64_t, dfd, uint64_t, filename, uint64_t, mode)
 {
 	struct inode *n;
-	int err = attr_target((int64_t)a0, a1, 0, false, &n);
+	int err = attr_target(dfd, filename, 0, false, &n);
 
-	(void)a3, (void)a4, (void)a5;
-	return err ? err : set_mode(n, a2);
+	return err ? err : set_mode(n, mode);
 }
 
-SYSCALL(fchmod)
+SYSCALL_DEFINE2(fchmod, int, fd, uint64_t, mode)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (!f || (f->flags & O_PATH))
 		return -EBADF;
-	return set_mode(f->inode, a1);
+	return set_mode(f->inode, mode);
 }
 
 /* chown: -1 keeps an id; a change of a non-directory clears set-user-ID and set-group-ID (if group-executable). */
@@ -118,32 +115,29 @@ static long do_chown(int64_t dirfd, uint64_t upath, uint64_t uid, uint64_t gid, 
 	return err ? err : set_owner(n, uid, gid);
 }
 
-SYSCALL(chown)
+SYSCALL_DEFINE3(chown, uint64_t, filename, uint64_t, user, uint64_t, group)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_chown(AT_FDCWD, a0, a1, a2, 0);
+	return do_chown(AT_FDCWD, filename, user, group, 0);
 }
 
-SYSCALL(lchown)
+SYSCALL_DEFINE3(lchown, uint64_t, filename, uint64_t, user, uint64_t, group)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_chown(AT_FDCWD, a0, a1, a2, AT_SYMLINK_NOFOLLOW);
+	return do_chown(AT_FDCWD, filename, user, group, AT_SYMLINK_NOFOLLOW);
 }
 
-SYSCALL(fchownat)
+SYSCALL_DEFINE5(fchownat, int64_t, dfd, uint64_t, filename, uint64_t, user, uint64_t, group,
+		uint64_t, flag)
 {
-	(void)a5;
-	return do_chown((int64_t)a0, a1, a2, a3, a4);
+	return do_chown(dfd, filename, user, group, flag);
 }
 
-SYSCALL(fchown)
+SYSCALL_DEFINE3(fchown, int, fd, uint64_t, user, uint64_t, group)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 
-	(void)a3, (void)a4, (void)a5;
 	if (!f || (f->flags & O_PATH))
 		return -EBADF;
-	return set_owner(f->inode, a1, a2);
+	return set_owner(f->inode, user, group);
 }
 
 /* One timestamp of utimensat: UTIME_OMIT keeps *ns, UTIME_NOW takes now: 0 or -EINVAL. */
@@ -197,14 +191,13 @@ static long set_times(int64_t dirfd, uint64_t upath, const struct timespec_user 
 	return 0;
 }
 
-SYSCALL(utimensat)
+SYSCALL_DEFINE4(utimensat, int64_t, dfd, uint64_t, filename, uint64_t, utimes, uint64_t, flags)
 {
 	struct timespec_user t[2];
 
-	(void)a4, (void)a5;
-	if (a2 && copy_from_user(t, a2, sizeof(t)))
+	if (utimes && copy_from_user(t, utimes, sizeof(t)))
 		return -EFAULT;
-	return set_times((int64_t)a0, a1, a2 ? t : 0, a3);
+	return set_times(dfd, filename, utimes ? t : 0, flags);
 }
 
 /* utimes and futimesat take struct timeval pairs (microseconds 0..999999). */
@@ -227,30 +220,27 @@ static long set_times_timeval(int64_t dirfd, uint64_t upath, uint64_t utv)
 	return set_times(dirfd, upath, t, 0);
 }
 
-SYSCALL(utimes)
+SYSCALL_DEFINE2(utimes, uint64_t, filename, uint64_t, utimes)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return set_times_timeval(AT_FDCWD, a0, a1);
+	return set_times_timeval(AT_FDCWD, filename, utimes);
 }
 
-SYSCALL(futimesat)
+SYSCALL_DEFINE3(futimesat, int64_t, dfd, uint64_t, filename, uint64_t, utimes)
 {
-	(void)a3, (void)a4, (void)a5;
-	return set_times_timeval((int64_t)a0, a1, a2);
+	return set_times_timeval(dfd, filename, utimes);
 }
 
 /* utime(path, {actime, modtime}): whole seconds. */
-SYSCALL(utime)
+SYSCALL_DEFINE2(utime, uint64_t, filename, uint64_t, times)
 {
 	int64_t tb[2];
 	struct timespec_user t[2];
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (!a1)
-		return set_times(AT_FDCWD, a0, 0, 0);
-	if (copy_from_user(tb, a1, sizeof(tb)))
+	if (!times)
+		return set_times(AT_FDCWD, filename, 0, 0);
+	if (copy_from_user(tb, times, sizeof(tb)))
 		return -EFAULT;
 	t[0] = (struct timespec_user){tb[0], 0};
 	t[1] = (struct timespec_user){tb[1], 0};
-	return set_times(AT_FDCWD, a0, t, 0);
+	return set_times(AT_FDCWD, filename, t, 0);
 }

@@ -48,13 +48,12 @@ static const struct inode *dir_entry(struct inode *dir, uint64_t i, const char *
 	return c;
 }
 
-SYSCALL(getdents64)
+SYSCALL_DEFINE3(getdents64, int, fd, uint64_t, dirent, uint64_t, count)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 	uint8_t rec[24 + NAME_MAX + 1];
 	uint64_t done = 0;
 
-	(void)a3, (void)a4, (void)a5;
 	if (!f)
 		return -EBADF;
 	if (!S_ISDIR(f->inode->mode))
@@ -69,7 +68,7 @@ SYSCALL(getdents64)
 		if (!n)
 			break;
 		reclen = ALIGN_UP(19 + len + 1, 8);
-		if (done + reclen > a2)
+		if (done + reclen > count)
 			return done ? (long)done : -EINVAL;
 		memset(rec, 0, reclen);
 		ino = n->ino;
@@ -79,7 +78,7 @@ SYSCALL(getdents64)
 		memcpy(rec + 16, &rl, 2);
 		rec[18] = dirent_type(n->mode);
 		memcpy(rec + 19, name, len);
-		if (copy_to_user(a1 + done, rec, reclen))
+		if (copy_to_user(dirent + done, rec, reclen))
 			return done ? (long)done : -EFAULT;
 		done += reclen;
 		f->pos++;
@@ -87,26 +86,24 @@ SYSCALL(getdents64)
 	return (long)done;
 }
 
-SYSCALL(getcwd)
+SYSCALL_DEFINE2(getcwd, uint64_t, buf, uint64_t, size)
 {
 	char path[PATH_MAX];
 	long len = vfs_path(current->cwd, path, sizeof(path));
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (len < 0)
 		return len;
-	if ((uint64_t)len + 1 > a1)
+	if ((uint64_t)len + 1 > size)
 		return -ERANGE;
-	return copy_to_user(a0, path, (size_t)len + 1) ?: len + 1;
+	return copy_to_user(buf, path, (size_t)len + 1) ?: len + 1;
 }
 
-SYSCALL(chdir)
+SYSCALL_DEFINE1(chdir, uint64_t, filename)
 {
 	char path[PATH_MAX];
 	struct inode *n;
-	int err = path_from_user(path, a0);
+	int err = path_from_user(path, filename);
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	if (!err)
 		err = vfs_lookup(current->cwd, path, true, &n);
 	if (err)

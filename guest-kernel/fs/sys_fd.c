@@ -28,23 +28,22 @@
  * writes it; a datagram socket's next message, -EINVAL on a listener);
  * anything else is "not a tty".
  */
-SYSCALL(ioctl)
+SYSCALL_DEFINE3(ioctl, int, fd, uint64_t, cmd, uint64_t, arg)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 	long n;
 
-	(void)a3, (void)a4, (void)a5;
 	if (!f)
 		return -EBADF;
 	if (f->ops && f->ops->ioctl && !(f->flags & O_PATH) &&
-	    (n = f->ops->ioctl(f, a1, a2)) != -ENOTTY)
+	    (n = f->ops->ioctl(f, cmd, arg)) != -ENOTTY)
 		return n;
-	if (a1 != FIONREAD)
+	if (cmd != FIONREAD)
 		return -ENOTTY;
 	n = unix_of(f) ? unix_unread(f) : pipe_unread(f);
 	if (n < 0)
 		return n;
-	return copy_to_user(a2, &(int){(int)n}, sizeof(int));
+	return copy_to_user(arg, &(int){(int)n}, sizeof(int));
 }
 
 static long dup_from(struct file *f, int min, bool cloexec)
@@ -58,54 +57,51 @@ static long dup_from(struct file *f, int min, bool cloexec)
 	return fd;
 }
 
-SYSCALL(fcntl)
+SYSCALL_DEFINE3(fcntl, int, fd, uint64_t, cmd, uint64_t, arg)
 {
 	struct fd_table *t = &current->files->t;
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 
-	(void)a3, (void)a4, (void)a5;
 	if (!f)
 		return -EBADF;
-	switch (a1) {
+	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
-		if (a2 >= fd_limit())
+		if (arg >= fd_limit())
 			return -EINVAL;
-		return dup_from(f, (int)a2, a1 == F_DUPFD_CLOEXEC);
+		return dup_from(f, (int)arg, cmd == F_DUPFD_CLOEXEC);
 	case F_GETFD:
-		return t->cloexec[a0] ? FD_CLOEXEC : 0;
+		return t->cloexec[fd] ? FD_CLOEXEC : 0;
 	case F_SETFD:
-		t->cloexec[a0] = (a2 & FD_CLOEXEC) != 0;
+		t->cloexec[fd] = (arg & FD_CLOEXEC) != 0;
 		return 0;
 	case F_GETFL:
 		return f->flags;
 	case F_SETFL:
 		f->flags = (f->flags & ~(uint32_t)(O_APPEND | O_NONBLOCK)) |
-			   ((uint32_t)a2 & (O_APPEND | O_NONBLOCK));
+			   ((uint32_t)arg & (O_APPEND | O_NONBLOCK));
 		return 0;
 	case F_GETLK ... F_SETLKW:
 	case F_OFD_GETLK ... F_OFD_SETLKW:
-		return lock_fcntl(f, (unsigned)a1, a2);
+		return lock_fcntl(f, (unsigned)cmd, arg);
 	case F_GETPIPE_SZ:
 		return pipe_size(f);
 	case F_SETPIPE_SZ:
-		return pipe_set_size(f, a2);
+		return pipe_set_size(f, arg);
 	default:
 		return -EINVAL;
 	}
 }
 
-SYSCALL(close)
+SYSCALL_DEFINE1(close, int, fd)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return fd_close(&current->files->t, (int)a0);
+	return fd_close(&current->files->t, fd);
 }
 
-SYSCALL(dup)
+SYSCALL_DEFINE1(dup, int, fildes)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fildes);
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return f ? dup_from(f, 0, false) : -EBADF;
 }
 
@@ -129,42 +125,38 @@ static long dup_to(uint64_t oldfd, uint64_t newfd, bool cloexec)
 	return (long)newfd;
 }
 
-SYSCALL(dup2)
+SYSCALL_DEFINE2(dup2, uint64_t, oldfd, uint64_t, newfd)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0 == a1)
-		return fd_get((int)a0) ? (long)a0 : -EBADF;
-	return dup_to(a0, a1, false);
+	if (oldfd == newfd)
+		return fd_get((int)oldfd) ? (long)oldfd : -EBADF;
+	return dup_to(oldfd, newfd, false);
 }
 
-SYSCALL(dup3)
+SYSCALL_DEFINE3(dup3, uint64_t, oldfd, uint64_t, newfd, uint64_t, flags)
 {
-	(void)a3, (void)a4, (void)a5;
-	if (a0 == a1 || (a2 & ~(uint64_t)O_CLOEXEC))
+	if (oldfd == newfd || (flags & ~(uint64_t)O_CLOEXEC))
 		return -EINVAL;
-	return dup_to(a0, a1, a2 & O_CLOEXEC);
+	return dup_to(oldfd, newfd, flags & O_CLOEXEC);
 }
 
-SYSCALL(ftruncate)
+SYSCALL_DEFINE2(ftruncate, int, fd, int64_t, length)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (!f)
 		return -EBADF;
 	if (!S_ISREG(f->inode->mode) || !file_writable(f))
 		return -EINVAL;
-	if ((int64_t)a1 < 0)
+	if (length < 0)
 		return -EINVAL;
 	if (!(f->inode->flags & INODE_WRITABLE))
 		return -EROFS;
-	return regfile_truncate(f->inode, a1);
+	return regfile_truncate(f->inode, length);
 }
 
-SYSCALL(flock)
+SYSCALL_DEFINE2(flock, int, fd, unsigned, cmd)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return f ? lock_flock(f, (unsigned)a1) : -EBADF;
+	return f ? lock_flock(f, cmd) : -EBADF;
 }

@@ -68,16 +68,15 @@ static long do_link(int64_t olddirfd, uint64_t oldpath, int64_t newdirfd, uint64
 	return vfs_link(l.dir, l.name, l.namelen, old) ? 0 : -ENOSPC;
 }
 
-SYSCALL(link)
+SYSCALL_DEFINE2(link, uint64_t, oldname, uint64_t, newname)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return do_link(AT_FDCWD, a0, AT_FDCWD, a1, 0);
+	return do_link(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
 }
 
-SYSCALL(linkat)
+SYSCALL_DEFINE5(linkat, int64_t, olddfd, uint64_t, oldname, int64_t, newdfd, uint64_t, newname,
+		uint64_t, flags)
 {
-	(void)a5;
-	return do_link((int64_t)a0, a1, (int64_t)a2, a3, a4);
+	return do_link(olddfd, oldname, newdfd, newname, flags);
 }
 
 static long do_symlink(uint64_t utarget, int64_t newdirfd, uint64_t newpath)
@@ -113,16 +112,14 @@ static long do_symlink(uint64_t utarget, int64_t newdirfd, uint64_t newpath)
 	return 0;
 }
 
-SYSCALL(symlink)
+SYSCALL_DEFINE2(symlink, uint64_t, oldname, uint64_t, newname)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return do_symlink(a0, AT_FDCWD, a1);
+	return do_symlink(oldname, AT_FDCWD, newname);
 }
 
-SYSCALL(symlinkat)
+SYSCALL_DEFINE3(symlinkat, uint64_t, oldname, int64_t, newdfd, uint64_t, newname)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_symlink(a0, (int64_t)a1, a2);
+	return do_symlink(oldname, newdfd, newname);
 }
 
 /* dir is node or lies below it. */
@@ -214,20 +211,18 @@ static long do_rename(int64_t olddirfd, uint64_t oldpath, int64_t newdirfd, uint
 	return vfs_move(o.entry, n.dir, n.name, n.namelen);
 }
 
-SYSCALL(rename)
+SYSCALL_DEFINE2(rename, uint64_t, oldname, uint64_t, newname)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return do_rename(AT_FDCWD, a0, AT_FDCWD, a1, 0);
+	return do_rename(AT_FDCWD, oldname, AT_FDCWD, newname, 0);
 }
 
-SYSCALL(renameat)
+SYSCALL_DEFINE4(renameat, int64_t, olddfd, uint64_t, oldname, int64_t, newdfd, uint64_t, newname)
 {
-	(void)a4, (void)a5;
-	return do_rename((int64_t)a0, a1, (int64_t)a2, a3, 0);
+	return do_rename(olddfd, oldname, newdfd, newname, 0);
 }
 
-SYSCALL(renameat2)
+SYSCALL_DEFINE5(renameat2, int64_t, olddfd, uint64_t, oldname, int64_t, newdfd, uint64_t, newname,
+		uint64_t, flags)
 {
-	(void)a5;
-	return do_rename((int64_t)a0, a1, (int64_t)a2, a3, a4);
+	return do_rename(olddfd, oldname, newdfd, newname, flags);
 }

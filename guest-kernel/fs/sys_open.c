@@ -83,16 +83,14 @@ static long do_open(int64_t dirfd, uint64_t upath, uint32_t flags, uint32_t mode
 	return fd;
 }
 
-SYSCALL(open)
+SYSCALL_DEFINE3(open, uint64_t, filename, uint32_t, flags, uint32_t, mode)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_open(AT_FDCWD, a0, (uint32_t)a1, (uint32_t)a2);
+	return do_open(AT_FDCWD, filename, flags, mode);
 }
 
-SYSCALL(openat)
+SYSCALL_DEFINE4(openat, int64_t, dfd, uint64_t, filename, uint32_t, flags, uint32_t, mode)
 {
-	(void)a4, (void)a5;
-	return do_open((int64_t)a0, a1, (uint32_t)a2, (uint32_t)a3);
+	return do_open(dfd, filename, flags, mode);
 }
 
 static long do_unlink(int64_t dirfd, uint64_t upath, uint64_t flags)
@@ -123,22 +121,19 @@ static long do_unlink(int64_t dirfd, uint64_t upath, uint64_t flags)
 	return 0;
 }
 
-SYSCALL(unlink)
+SYSCALL_DEFINE1(unlink, uint64_t, pathname)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return do_unlink(AT_FDCWD, a0, 0);
+	return do_unlink(AT_FDCWD, pathname, 0);
 }
 
-SYSCALL(unlinkat)
+SYSCALL_DEFINE3(unlinkat, int64_t, dfd, uint64_t, pathname, uint64_t, flag)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_unlink((int64_t)a0, a1, a2);
+	return do_unlink(dfd, pathname, flag);
 }
 
-SYSCALL(rmdir)
+SYSCALL_DEFINE1(rmdir, uint64_t, pathname)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return do_unlink(AT_FDCWD, a0, AT_REMOVEDIR);
+	return do_unlink(AT_FDCWD, pathname, AT_REMOVEDIR);
 }
 
 static long do_mkdir(int64_t dirfd, uint64_t upath, uint32_t mode)
@@ -155,16 +150,14 @@ static long do_mkdir(int64_t dirfd, uint64_t upath, uint32_t mode)
 	return create_node(&l, S_IFDIR | (mode & 07777), &n);
 }
 
-SYSCALL(mkdir)
+SYSCALL_DEFINE2(mkdir, uint64_t, pathname, uint32_t, mode)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return do_mkdir(AT_FDCWD, a0, (uint32_t)a1);
+	return do_mkdir(AT_FDCWD, pathname, mode);
 }
 
-SYSCALL(mkdirat)
+SYSCALL_DEFINE3(mkdirat, int64_t, dfd, uint64_t, pathname, uint32_t, mode)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_mkdir((int64_t)a0, a1, (uint32_t)a2);
+	return do_mkdir(dfd, pathname, mode);
 }
 
 /*
@@ -201,14 +194,12 @@ static long do_mknod(int64_t dirfd, uint64_t upath, uint32_t mode)
 	return err;
 }
 
-SYSCALL(mknod)
+SYSCALL_DEFINE2(mknod, uint64_t, filename, uint32_t, mode)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return do_mknod(AT_FDCWD, a0, (uint32_t)a1);
+	return do_mknod(AT_FDCWD, filename, mode);
 }
 
-SYSCALL(mknodat)
+SYSCALL_DEFINE3(mknodat, int64_t, dfd, uint64_t, filename, uint32_t, mode)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_mknod((int64_t)a0, a1, (uint32_t)a2);
+	return do_mknod(dfd, filename, mode);
 }

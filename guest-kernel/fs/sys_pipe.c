@@ -40,14 +40,12 @@ static long do_pipe2(uint64_t ufds, uint64_t flags)
 	return 0;
 }
 
-SYSCALL(pipe)
+SYSCALL_DEFINE1(pipe, uint64_t, fildes)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return do_pipe2(a0, 0);
+	return do_pipe2(fildes, 0);
 }
 
-SYSCALL(pipe2)
+SYSCALL_DEFINE2(pipe2, uint64_t, fildes, uint64_t, flags)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return do_pipe2(a0, a1);
+	return do_pipe2(fildes, flags);
 }

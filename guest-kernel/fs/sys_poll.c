@@ -71,40 +71,37 @@ static long do_poll(uint64_t ufds, uint64_t nfds, uint64_t deadline)
 }
 
 /* poll(struct pollfd *, nfds_t, int timeout_ms): a negative timeout waits forever. */
-SYSCALL(poll)
+SYSCALL_DEFINE3(poll, uint64_t, ufds, uint64_t, nfds, int32_t, ms)
 {
-	int32_t ms = (int32_t)a2;
-
-	(void)a3, (void)a4, (void)a5;
-	return do_poll(a0, a1, poll_deadline(ms < 0 ? POLL_FOREVER : (uint64_t)ms * NSEC_PER_MSEC));
+	return do_poll(ufds, nfds, poll_deadline(ms < 0 ? POLL_FOREVER : (uint64_t)ms * NSEC_PER_MSEC));
 }
 
 /* ppoll(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *, size_t) */
-SYSCALL(ppoll)
+SYSCALL_DEFINE5(ppoll, uint64_t, ufds, uint64_t, nfds, uint64_t, tsp, uint64_t, sigmask, uint64_t,
+		sigsetsize)
 {
 	struct timespec_user ts;
 	uint64_t deadline = POLL_FOREVER;
 	long ret;
 	int err;
 
-	(void)a5;
-	if (a2) {
-		if (copy_from_user(&ts, a2, sizeof(ts)))
+	if (tsp) {
+		if (copy_from_user(&ts, tsp, sizeof(ts)))
 			return -EFAULT;
 		if (!timespec_valid(ts.tv_sec, ts.tv_nsec))
 			return -EINVAL;
 		deadline = poll_deadline(timespec_to_ns_sat(ts.tv_sec, ts.tv_nsec));
 	}
-	err = poll_sigmask_begin(a3, a4);
+	err = poll_sigmask_begin(sigmask, sigsetsize);
 	if (err)
 		return err;
-	ret = poll_sigmask_end(do_poll(a0, a1, deadline), -ERESTARTNOHAND);
+	ret = poll_sigmask_end(do_poll(ufds, nfds, deadline), -ERESTARTNOHAND);
 	/* The time left, except after a zero timeout (Linux's poll_select_finish). */
-	if (a2 && deadline) {
+	if (tsp && deadline) {
 		uint64_t now = time_monotonic_ns(), left = deadline > now ? deadline - now : 0;
 
 		ts = (struct timespec_user){(int64_t)(left / NSEC_PER_SEC), (int64_t)(left % NSEC_PER_SEC)};
-		if (copy_to_user(a2, &ts, sizeof(ts)) && ret == -ERESTARTNOHAND)
+		if (copy_to_user(tsp, &ts, sizeof(ts)) && ret == -ERESTARTNOHAND)
 			ret = -EINTR;
 	}
 	return ret;

@@ -92,85 +92,78 @@ static long do_vec(rw_fn *rw, uint64_t fd, uint64_t uiov, uint64_t cnt)
 	return (long)done;
 }
 
-SYSCALL(read)
+SYSCALL_DEFINE3(read, int, fd, uint64_t, buf, uint64_t, count)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 
-	(void)a3, (void)a4, (void)a5;
-	return f ? do_read(f, a1, a2, 0) : -EBADF;
+	return f ? do_read(f, buf, count, 0) : -EBADF;
 }
 
-SYSCALL(write)
+SYSCALL_DEFINE3(write, int, fd, uint64_t, buf, uint64_t, count)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 
-	(void)a3, (void)a4, (void)a5;
-	return f ? do_write(f, a1, a2, 0) : -EBADF;
+	return f ? do_write(f, buf, count, 0) : -EBADF;
 }
 
-SYSCALL(pread64)
+SYSCALL_DEFINE4(pread64, int, fd, uint64_t, buf, uint64_t, count, uint64_t, pos)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 
-	(void)a4, (void)a5;
 	if (!f)
 		return -EBADF;
-	return (int64_t)a3 < 0 ? -EINVAL : do_read(f, a1, a2, &a3);
+	return (int64_t)pos < 0 ? -EINVAL : do_read(f, buf, count, &pos);
 }
 
-SYSCALL(pwrite64)
+SYSCALL_DEFINE4(pwrite64, int, fd, uint64_t, buf, uint64_t, count, uint64_t, pos)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 
-	(void)a4, (void)a5;
 	if (!f)
 		return -EBADF;
-	return (int64_t)a3 < 0 ? -EINVAL : do_write(f, a1, a2, &a3);
+	return (int64_t)pos < 0 ? -EINVAL : do_write(f, buf, count, &pos);
 }
 
-SYSCALL(readv)
+SYSCALL_DEFINE3(readv, uint64_t, fd, uint64_t, vec, uint64_t, vlen)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_vec(do_read, a0, a1, a2);
+	return do_vec(do_read, fd, vec, vlen);
 }
 
-SYSCALL(writev)
+SYSCALL_DEFINE3(writev, uint64_t, fd, uint64_t, vec, uint64_t, vlen)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_vec(do_write, a0, a1, a2);
+	return do_vec(do_write, fd, vec, vlen);
 }
 
-SYSCALL(lseek)
+SYSCALL_DEFINE3(lseek, int, fd, int64_t, off, uint64_t, whence)
 {
-	struct file *f = fd_get((int)a0);
-	int64_t off = (int64_t)a1, base;
+	struct file *f = fd_get(fd);
+	int64_t base;
 
-	(void)a3, (void)a4, (void)a5;
 	if (!f)
 		return -EBADF;
 	if (!f->ops || !f->ops->seekable) {
 		/* Directories: rewinddir/seekdir set the listing index. */
 		if (!S_ISDIR(f->inode->mode))
 			return -ESPIPE;
-		if (a2 != SEEK_SET || off < 0)
+		if (whence != SEEK_SET || off < 0)
 			return -EINVAL;
 		f->pos = (uint64_t)off;
 		return off;
 	}
-	if (a2 == SEEK_SET)
+	if (whence == SEEK_SET)
 		base = 0;
-	else if (a2 == SEEK_CUR)
+	else if (whence == SEEK_CUR)
 		base = (int64_t)f->pos;
-	else if (a2 == SEEK_END || a2 == SEEK_HOLE)
+	else if (whence == SEEK_END || whence == SEEK_HOLE)
 		base = (int64_t)f->inode->size;
-	else if (a2 == SEEK_DATA)
+	else if (whence == SEEK_DATA)
 		base = off < (int64_t)f->inode->size ? 0 : -1;
 	else
 		return -EINVAL;
-	if (a2 == SEEK_HOLE)
+	if (whence == SEEK_HOLE)
 		off = off > base ? -1 : 0;
 	if (base < 0 || (off > 0 && base > INT64_MAX - off) || base + off < 0)
-		return a2 >= SEEK_DATA ? -ENXIO : -EINVAL;
+		return whence >= SEEK_DATA ? -ENXIO : -EINVAL;
 	f->pos = (uint64_t)(base + off);
 	return (long)f->pos;
 }

@@ -104,7 +104,7 @@ static uint64_t time_left(uint64_t deadline)
 }
 
 /* select(int nfds, fd_set *, fd_set *, fd_set *, struct timeval *) */
-SYSCALL(select)
+SYSCALL_DEFINE5(select, int32_t, n, uint64_t, inp, uint64_t, outp, uint64_t, exp, uint64_t, tvp)
 {
 	struct {
 		int64_t tv_sec, tv_usec;
@@ -112,9 +112,8 @@ SYSCALL(select)
 	uint64_t deadline = POLL_FOREVER;
 	long ret;
 
-	(void)a5;
-	if (a4) {
-		if (copy_from_user(&tv, a4, sizeof(tv)))
+	if (tvp) {
+		if (copy_from_user(&tv, tvp, sizeof(tv)))
 			return -EFAULT;
 		/* Linux normalises the microseconds first: 1500000 us is 1.5 s. */
 		if (!timespec_valid(tv.tv_sec + tv.tv_usec / USEC_PER_SEC,
@@ -123,20 +122,21 @@ SYSCALL(select)
 		deadline = poll_deadline(timespec_to_ns_sat(tv.tv_sec + tv.tv_usec / USEC_PER_SEC,
 							    (tv.tv_usec % USEC_PER_SEC) * (int64_t)NSEC_PER_USEC));
 	}
-	ret = do_select((int32_t)a0, a1, a2, a3, deadline);
-	if (a4 && deadline) {
+	ret = do_select(n, inp, outp, exp, deadline);
+	if (tvp && deadline) {
 		uint64_t left = time_left(deadline);
 
 		tv.tv_sec = (int64_t)(left / NSEC_PER_SEC);
 		tv.tv_usec = (int64_t)(left % NSEC_PER_SEC / NSEC_PER_USEC);
-		if (copy_to_user(a4, &tv, sizeof(tv)) && ret == -ERESTARTNOHAND)
+		if (copy_to_user(tvp, &tv, sizeof(tv)) && ret == -ERESTARTNOHAND)
 			ret = -EINTR;
 	}
 	return ret;
 }
 
 /* pselect6(int nfds, fd_set *, fd_set *, fd_set *, struct timespec *, {sigset_t *, size_t} *) */
-SYSCALL(pselect6)
+SYSCALL_DEFINE6(pselect6, int32_t, n, uint64_t, inp, uint64_t, outp, uint64_t, exp, uint64_t, tsp,
+		uint64_t, usig)
 {
 	struct {
 		int64_t tv_sec, tv_nsec;
@@ -148,25 +148,25 @@ SYSCALL(pselect6)
 	long ret;
 	int err;
 
-	if (a4) {
-		if (copy_from_user(&ts, a4, sizeof(ts)))
+	if (tsp) {
+		if (copy_from_user(&ts, tsp, sizeof(ts)))
 			return -EFAULT;
 		if (!timespec_valid(ts.tv_sec, ts.tv_nsec))
 			return -EINVAL;
 		deadline = poll_deadline(timespec_to_ns_sat(ts.tv_sec, ts.tv_nsec));
 	}
-	if (a5 && copy_from_user(&sig, a5, sizeof(sig)))
+	if (usig && copy_from_user(&sig, usig, sizeof(sig)))
 		return -EFAULT;
 	err = poll_sigmask_begin(sig.set, sig.size);
 	if (err)
 		return err;
-	ret = poll_sigmask_end(do_select((int32_t)a0, a1, a2, a3, deadline), -ERESTARTNOHAND);
-	if (a4 && deadline) {
+	ret = poll_sigmask_end(do_select(n, inp, outp, exp, deadline), -ERESTARTNOHAND);
+	if (tsp && deadline) {
 		uint64_t left = time_left(deadline);
 
 		ts.tv_sec = (int64_t)(left / NSEC_PER_SEC);
 		ts.tv_nsec = (int64_t)(left % NSEC_PER_SEC);
-		if (copy_to_user(a4, &ts, sizeof(ts)) && ret == -ERESTARTNOHAND)
+		if (copy_to_user(tsp, &ts, sizeof(ts)) && ret == -ERESTARTNOHAND)
 			ret = -EINTR;
 	}
 	return ret;

@@ -10,24 +10,23 @@
 
 #define FALLOC_FL_KEEP_SIZE 0x01
 
-SYSCALL(truncate)
+SYSCALL_DEFINE2(truncate, uint64_t, upath, int64_t, length)
 {
 	char path[PATH_MAX];
 	struct inode *n;
-	int err = path_from_user(path, a0);
+	int err = path_from_user(path, upath);
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (!err)
 		err = vfs_lookup(current->cwd, path, true, &n);
 	if (err)
 		return err;
 	if (S_ISDIR(n->mode))
 		return -EISDIR;
-	if (!S_ISREG(n->mode) || (int64_t)a1 < 0)
+	if (!S_ISREG(n->mode) || length < 0)
 		return -EINVAL;
 	if (!(n->flags & INODE_WRITABLE))
 		return -EROFS;
-	return regfile_truncate(n, a1);
+	return regfile_truncate(n, length);
 }
 
 /*
@@ -36,17 +35,15 @@ SYSCALL(truncate)
  * offset + len unless kept.  Other modes (punching holes, ...) are
  * EOPNOTSUPP, as on a file system without them.
  */
-SYSCALL(fallocate)
+SYSCALL_DEFINE4(fallocate, int, fd, uint64_t, mode, int64_t, off, int64_t, len)
 {
-	struct file *f = fd_get((int)a0);
-	int64_t off = (int64_t)a2, len = (int64_t)a3;
+	struct file *f = fd_get(fd);
 
-	(void)a4, (void)a5;
 	if (!f)
 		return -EBADF;
 	if (off < 0 || len <= 0)
 		return -EINVAL;
-	if (a1 & ~(uint64_t)FALLOC_FL_KEEP_SIZE)
+	if (mode & ~(uint64_t)FALLOC_FL_KEEP_SIZE)
 		return -EOPNOTSUPP;
 	if (!file_writable(f))
 		return -EBADF;
@@ -58,7 +55,7 @@ SYSCALL(fallocate)
 		return -EROFS;
 	if (off > INT64_MAX - len)
 		return -EFBIG;
-	if (!(a1 & FALLOC_FL_KEEP_SIZE) && (uint64_t)(off + len) > f->inode->size)
+	if (!(mode & FALLOC_FL_KEEP_SIZE) && (uint64_t)(off + len) > f->inode->size)
 		return regfile_truncate(f->inode, (uint64_t)(off + len));
 	return 0;
 }

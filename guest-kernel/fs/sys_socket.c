@@ -110,37 +110,36 @@ static long install(struct file *f, uint64_t type)
 	return fd;
 }
 
-SYSCALL(socket)
+SYSCALL_DEFINE3(socket, uint64_t, family, uint64_t, type, uint64_t, protocol)
 {
 	struct file *f;
 	int base;
-	long err = check_type(a0, a1, a2, &base);
+	long err = check_type(family, type, protocol, &base);
 
-	(void)a3, (void)a4, (void)a5;
 	if (err)
 		return err;
 	if (!fd_free_exists())
 		return -EMFILE;
-	err = unix_create(base, (uint32_t)a1 & O_NONBLOCK, &f);
-	return err ? err : install(f, a1);
+	err = unix_create(base, (uint32_t)type & O_NONBLOCK, &f);
+	return err ? err : install(f, type);
 }
 
-SYSCALL(socketpair)
+SYSCALL_DEFINE4(socketpair, uint64_t, family, uint64_t, type, uint64_t, protocol, uint64_t,
+		usockvec)
 {
 	struct fd_table *t = &current->files->t;
 	struct file *fa, *fb;
 	int base, fds[2];
-	long err = check_type(a0, a1, a2, &base);
+	long err = check_type(family, type, protocol, &base);
 
-	(void)a4, (void)a5;
 	if (err)
 		return err;
-	err = unix_create_pair(base, (uint32_t)a1 & O_NONBLOCK, &fa, &fb);
+	err = unix_create_pair(base, (uint32_t)type & O_NONBLOCK, &fa, &fb);
 	if (err)
 		return err;
-	fds[0] = fd_install(t, fa, 0, a1 & SOCK_CLOEXEC);
-	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(t, fb, 0, a1 & SOCK_CLOEXEC);
-	if (fds[1] < 0 || copy_to_user(a3, fds, sizeof(fds))) {
+	fds[0] = fd_install(t, fa, 0, type & SOCK_CLOEXEC);
+	fds[1] = fds[0] < 0 ? -EMFILE : fd_install(t, fb, 0, type & SOCK_CLOEXEC);
+	if (fds[1] < 0 || copy_to_user(usockvec, fds, sizeof(fds))) {
 		if (fds[0] >= 0)
 			fd_close(t, fds[0]);
 		else
@@ -154,27 +153,24 @@ SYSCALL(socketpair)
 	return 0;
 }
 
-SYSCALL(bind)
+SYSCALL_DEFINE3(bind, uint64_t, fd, uint64_t, umyaddr, uint64_t, addrlen)
 {
 	uint8_t name[UNIX_NAME_MAX];
 	uint32_t namelen;
 	long err;
-	struct unix_sock *s = sock_fd(a0, &err);
+	struct unix_sock *s = sock_fd(fd, &err);
 
-	(void)a3, (void)a4, (void)a5;
 	if (!s)
 		return err;
-	err = unix_addr_from_user(a1, a2, name, &namelen);
+	err = unix_addr_from_user(umyaddr, addrlen, name, &namelen);
 	return err ? err : unix_bind(s, name, namelen);
 }
 
-SYSCALL(listen)
+SYSCALL_DEFINE2(listen, uint64_t, fd, uint32_t, backlog)
 {
 	long err;
-	struct unix_sock *s = sock_fd(a0, &err);
-	uint32_t backlog = (uint32_t)(int)a1;
+	struct unix_sock *s = sock_fd(fd, &err);
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (!s)
 		return err;
 	if (s->type == SOCK_DGRAM)
@@ -267,25 +263,24 @@ static long dgram_connect(struct unix_sock *s, const uint8_t *name, uint32_t nam
 	return 0;
 }
 
-SYSCALL(connect)
+SYSCALL_DEFINE3(connect, uint64_t, fd, uint64_t, uservaddr, uint64_t, addrlen)
 {
 	uint8_t name[UNIX_NAME_MAX];
 	uint32_t namelen;
 	uint16_t family;
 	long err;
-	struct unix_sock *s = sock_fd(a0, &err);
-	struct file *f = fd_get((int)a0);
+	struct unix_sock *s = sock_fd(fd, &err);
+	struct file *f = fd_get((int)fd);
 
-	(void)a3, (void)a4, (void)a5;
 	if (!s)
 		return err;
-	if (s->type == SOCK_DGRAM && (int)a2 >= (int)sizeof(family)) {
-		if (copy_from_user(&family, a1, sizeof(family)))
+	if (s->type == SOCK_DGRAM && (int)addrlen >= (int)sizeof(family)) {
+		if (copy_from_user(&family, uservaddr, sizeof(family)))
 			return -EFAULT;
 		if (family == AF_UNSPEC)
 			return dgram_connect(s, 0, 0);
 	}
-	err = unix_addr_from_user(a1, a2, name, &namelen);
+	err = unix_addr_from_user(uservaddr, addrlen, name, &namelen);
 	if (err)
 		return err;
 	if (namelen == UNIX_PATH_OFF)
@@ -350,30 +345,28 @@ static long do_accept(uint64_t fd, uint64_t uaddr, uint64_t ulen, uint64_t flags
 	return install(nf, flags);
 }
 
-SYSCALL(accept)
+SYSCALL_DEFINE3(accept, uint64_t, fd, uint64_t, upeer_sockaddr, uint64_t, upeer_addrlen)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_accept(a0, a1, a2, 0);
+	return do_accept(fd, upeer_sockaddr, upeer_addrlen, 0);
 }
 
-SYSCALL(accept4)
+SYSCALL_DEFINE4(accept4, uint64_t, fd, uint64_t, upeer_sockaddr, uint64_t, upeer_addrlen, uint64_t,
+		flags)
 {
-	(void)a4, (void)a5;
-	return do_accept(a0, a1, a2, a3);
+	return do_accept(fd, upeer_sockaddr, upeer_addrlen, flags);
 }
 
-SYSCALL(shutdown)
+SYSCALL_DEFINE2(shutdown, uint64_t, fd, int, how)
 {
 	long err;
-	struct unix_sock *s = sock_fd(a0, &err);
+	struct unix_sock *s = sock_fd(fd, &err);
 	uint32_t mode, peer_mode = 0;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (!s)
 		return err;
-	if ((int)a1 < SHUT_RD || (int)a1 > SHUT_RDWR)
+	if (how < SHUT_RD || how > SHUT_RDWR)
 		return -EINVAL;
-	mode = (uint32_t)a1 + 1;
+	mode = (uint32_t)how + 1;
 	s->shutdown |= mode;
 	if (s->peer && s->type != SOCK_DGRAM) {
 		if (mode & RCV_SHUTDOWN)
@@ -407,19 +400,18 @@ static long do_getname(uint64_t fd, uint64_t uaddr, uint64_t ulen, bool peer)
 	return unix_addr_to_user(s->addr, s->addr_len, uaddr, ulen);
 }
 
-SYSCALL(getsockname)
+SYSCALL_DEFINE3(getsockname, uint64_t, fd, uint64_t, usockaddr, uint64_t, usockaddr_len)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_getname(a0, a1, a2, false);
+	return do_getname(fd, usockaddr, usockaddr_len, false);
 }
 
-SYSCALL(getpeername)
+SYSCALL_DEFINE3(getpeername, uint64_t, fd, uint64_t, usockaddr, uint64_t, usockaddr_len)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_getname(a0, a1, a2, true);
+	return do_getname(fd, usockaddr, usockaddr_len, true);
 }
 
-SYSCALL(getsockopt)
+SYSCALL_DEFINE5(getsockopt, uint64_t, fd, uint64_t, level, uint64_t, optname, uint64_t, optval,
+		uint64_t, optlen)
 {
 	struct {
 		int pid;
@@ -428,28 +420,27 @@ SYSCALL(getsockopt)
 	int len, v;
 	const void *src = &v;
 	long err;
-	struct unix_sock *s = sock_fd(a0, &err);
+	struct unix_sock *s = sock_fd(fd, &err);
 
-	(void)a5;
 	if (!s)
 		return err;
-	if (a1 != SOL_SOCKET)
+	if (level != SOL_SOCKET)
 		return -EOPNOTSUPP;
-	if (copy_from_user(&len, a4, sizeof(len)))
+	if (copy_from_user(&len, optlen, sizeof(len)))
 		return -EFAULT;
 	if (len < 0)
 		return -EINVAL;
-	if (timeo_of(s, a2)) {
-		int64_t t = *timeo_of(s, a2);
+	if (timeo_of(s, optname)) {
+		int64_t t = *timeo_of(s, optname);
 		struct timeval_user tv = {t > 0 ? t / 1000000000 : 0, t > 0 ? t % 1000000000 / 1000 : 0};
 
 		if (len > (int)sizeof(tv))
 			len = sizeof(tv);
-		if (copy_to_user(a3, &tv, (size_t)len))
+		if (copy_to_user(optval, &tv, (size_t)len))
 			return -EFAULT;
-		return copy_to_user(a4, &len, sizeof(len));
+		return copy_to_user(optlen, &len, sizeof(len));
 	}
-	switch (a2) {
+	switch (optname) {
 	case SO_TYPE: v = s->type; break;
 	case SO_ERROR: v = s->err; s->err = 0; break;
 	case SO_SNDBUF: v = (int)s->sndbuf; break;
@@ -473,34 +464,34 @@ SYSCALL(getsockopt)
 	if (len > (int)sizeof(v))
 		len = sizeof(v);
 out:
-	if (copy_to_user(a3, src, (size_t)len))
+	if (copy_to_user(optval, src, (size_t)len))
 		return -EFAULT;
-	return copy_to_user(a4, &len, sizeof(len));
+	return copy_to_user(optlen, &len, sizeof(len));
 }
 
-SYSCALL(setsockopt)
+SYSCALL_DEFINE5(setsockopt, uint64_t, fd, uint64_t, level, uint64_t, optname, uint64_t, optval,
+		uint64_t, optlen)
 {
 	long err;
-	struct unix_sock *s = sock_fd(a0, &err);
+	struct unix_sock *s = sock_fd(fd, &err);
 	uint32_t v;
 	int val;
 
-	(void)a5;
 	if (!s)
 		return err;
-	if ((int)a4 < 0)
+	if ((int)optlen < 0)
 		return -EINVAL;
-	if (a1 != SOL_SOCKET)
+	if (level != SOL_SOCKET)
 		return -EOPNOTSUPP;
-	if (timeo_of(s, a2))
-		return set_timeo(timeo_of(s, a2), a3, a4);
-	if ((int)a4 < (int)sizeof(int))
+	if (timeo_of(s, optname))
+		return set_timeo(timeo_of(s, optname), optval, optlen);
+	if ((int)optlen < (int)sizeof(int))
 		return -EINVAL;
-	if (copy_from_user(&val, a3, sizeof(val)))
+	if (copy_from_user(&val, optval, sizeof(val)))
 		return -EFAULT;
 	/* Buffer sizes as Linux's sock_setsockopt: capped at the max, doubled, a floor. */
 	v = (uint32_t)val > UNIX_BUF_MAX ? UNIX_BUF_MAX : (uint32_t)val;
-	switch (a2) {
+	switch (optname) {
 	case SO_SNDBUF:
 		s->sndbuf = v * 2 > UNIX_SNDBUF_MIN ? v * 2 : UNIX_SNDBUF_MIN;
 		break;

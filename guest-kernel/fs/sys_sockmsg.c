@@ -76,44 +76,45 @@ static long send_common(struct unix_sock *s, struct file *f, struct uio *u, int 
 	return ret;
 }
 
-SYSCALL(sendto)
+SYSCALL_DEFINE6(sendto, uint64_t, fd, uint64_t, buff, uint64_t, len, int, flags, uint64_t, addr,
+		uint64_t, addr_len)
 {
 	uint8_t name[UNIX_NAME_MAX];
 	struct unix_msg m = {0};
 	struct file *f;
 	struct uio u;
 	long err;
-	struct unix_sock *s = sock_fd(a0, &f, &err);
+	struct unix_sock *s = sock_fd(fd, &f, &err);
 
-	(void)a5;
 	if (!s)
 		return err;
-	if (!user_range_ok(a1, a2))
+	if (!user_range_ok(buff, len))
 		return -EFAULT;
-	err = dest_from_user(a4, a5, name, &m);
+	err = dest_from_user(addr, addr_len, name, &m);
 	if (err)
 		return err;
-	uio_init_buf(&u, a1, a2);
-	return send_common(s, f, &u, (int)a3, &m);
+	uio_init_buf(&u, buff, len);
+	return send_common(s, f, &u, flags, &m);
 }
 
-SYSCALL(recvfrom)
+SYSCALL_DEFINE6(recvfrom, uint64_t, fd, uint64_t, ubuf, uint64_t, size, int, flags, uint64_t, addr,
+		uint64_t, addr_len)
 {
 	struct unix_msg m = {0};
 	struct file *f;
 	struct uio u;
 	long err, ret;
-	struct unix_sock *s = sock_fd(a0, &f, &err);
+	struct unix_sock *s = sock_fd(fd, &f, &err);
 
 	if (!s)
 		return err;
-	if (!user_range_ok(a1, a2))
+	if (!user_range_ok(ubuf, size))
 		return -EFAULT;
-	uio_init_buf(&u, a1, a2);
-	ret = unix_recv(s, &u, (int)a3, f->flags & O_NONBLOCK, &m);
+	uio_init_buf(&u, ubuf, size);
+	ret = unix_recv(s, &u, flags, f->flags & O_NONBLOCK, &m);
 	unix_msg_done(&m); /* recvfrom has no room for descriptors: they are closed */
-	if (ret >= 0 && a4) {
-		err = unix_addr_to_user(m.from, m.fromlen, a4, a5);
+	if (ret >= 0 && addr) {
+		err = unix_addr_to_user(m.from, m.fromlen, addr, addr_len);
 		if (err)
 			return err;
 	}
@@ -191,10 +192,9 @@ static long do_sendmsg(uint64_t fd, uint64_t umsg, uint64_t flags)
 	return send_common(s, f, &u, (int)flags, &m);
 }
 
-SYSCALL(sendmsg)
+SYSCALL_DEFINE3(sendmsg, uint64_t, fd, uint64_t, msg, uint64_t, flags)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_sendmsg(a0, a1, a2);
+	return do_sendmsg(fd, msg, flags);
 }
 
 /*
@@ -283,10 +283,9 @@ static long do_recvmsg(uint64_t fd, uint64_t umsg, uint64_t flags)
 	return ret;
 }
 
-SYSCALL(recvmsg)
+SYSCALL_DEFINE3(recvmsg, uint64_t, fd, uint64_t, msg, uint64_t, flags)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_recvmsg(a0, a1, a2);
+	return do_recvmsg(fd, msg, flags);
 }
 
 long unix_readv(struct file *f, uint64_t uiov, uint64_t nr)

@@ -123,45 +123,41 @@ static long do_stat(int64_t dirfd, uint64_t upath, uint64_t ubuf, uint64_t flags
 	return err ? err : stat_to_user(n, ubuf);
 }
 
-SYSCALL(statx)
+SYSCALL_DEFINE5(statx, int64_t, dfd, uint64_t, filename, uint64_t, flags, uint64_t, mask, uint64_t,
+		buffer)
 {
 	struct inode *n;
 	int err;
 
-	(void)a5;
-	if (a2 & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT |
+	if (flags & ~(uint64_t)(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT |
 			     AT_STATX_SYNC_TYPE))
 		return -EINVAL;
-	if ((a2 & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE || (a3 & STATX__RESERVED))
+	if ((flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE || (mask & STATX__RESERVED))
 		return -EINVAL;
-	err = stat_target((int64_t)a0, a1, a2, &n);
-	return err ? err : statx_to_user(n, a4);
+	err = stat_target(dfd, filename, flags, &n);
+	return err ? err : statx_to_user(n, buffer);
 }
 
-SYSCALL(stat)
+SYSCALL_DEFINE2(stat, uint64_t, filename, uint64_t, statbuf)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return do_stat(AT_FDCWD, a0, a1, 0);
+	return do_stat(AT_FDCWD, filename, statbuf, 0);
 }
 
-SYSCALL(lstat)
+SYSCALL_DEFINE2(lstat, uint64_t, filename, uint64_t, statbuf)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return do_stat(AT_FDCWD, a0, a1, AT_SYMLINK_NOFOLLOW);
+	return do_stat(AT_FDCWD, filename, statbuf, AT_SYMLINK_NOFOLLOW);
 }
 
-SYSCALL(fstat)
+SYSCALL_DEFINE2(fstat, int, fd, uint64_t, statbuf)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return f ? stat_to_user(f->inode, a1) : -EBADF;
+	return f ? stat_to_user(f->inode, statbuf) : -EBADF;
 }
 
-SYSCALL(newfstatat)
+SYSCALL_DEFINE4(newfstatat, int64_t, dfd, uint64_t, filename, uint64_t, statbuf, uint64_t, flag)
 {
-	(void)a4, (void)a5;
-	return do_stat((int64_t)a0, a1, a2, a3);
+	return do_stat(dfd, filename, statbuf, flag);
 }
 
 static long do_readlink(int64_t dirfd, uint64_t upath, uint64_t ubuf, uint64_t size)
@@ -188,16 +184,14 @@ static long do_readlink(int64_t dirfd, uint64_t upath, uint64_t ubuf, uint64_t s
 	return copy_to_user(ubuf, target, size) ?: (long)size;
 }
 
-SYSCALL(readlink)
+SYSCALL_DEFINE3(readlink, uint64_t, path, uint64_t, buf, uint64_t, bufsiz)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_readlink(AT_FDCWD, a0, a1, a2);
+	return do_readlink(AT_FDCWD, path, buf, bufsiz);
 }
 
-SYSCALL(readlinkat)
+SYSCALL_DEFINE4(readlinkat, int64_t, dfd, uint64_t, pathname, uint64_t, buf, uint64_t, bufsiz)
 {
-	(void)a4, (void)a5;
-	return do_readlink((int64_t)a0, a1, a2, a3);
+	return do_readlink(dfd, pathname, buf, bufsiz);
 }
 
 static long do_access(int64_t dirfd, uint64_t upath, uint64_t mode, uint64_t flags)
@@ -220,20 +214,17 @@ static long do_access(int64_t dirfd, uint64_t upath, uint64_t mode, uint64_t fla
 	return 0;
 }
 
-SYSCALL(access)
+SYSCALL_DEFINE2(access, uint64_t, filename, uint64_t, mode)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return do_access(AT_FDCWD, a0, a1, 0);
+	return do_access(AT_FDCWD, filename, mode, 0);
 }
 
-SYSCALL(faccessat)
+SYSCALL_DEFINE3(faccessat, int64_t, dfd, uint64_t, filename, uint64_t, mode)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_access((int64_t)a0, a1, a2, 0);
+	return do_access(dfd, filename, mode, 0);
 }
 
-SYSCALL(faccessat2)
+SYSCALL_DEFINE4(faccessat2, int64_t, dfd, uint64_t, filename, uint64_t, mode, uint64_t, flags)
 {
-	(void)a4, (void)a5;
-	return do_access((int64_t)a0, a1, a2, a3);
+	return do_access(dfd, filename, mode, flags);
 }

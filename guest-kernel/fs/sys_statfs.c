@@ -58,37 +58,33 @@ static long statfs_to_user(const struct inode *n, uint64_t ubuf)
 	return copy_to_user(ubuf, &s, sizeof(s));
 }
 
-SYSCALL(statfs)
+SYSCALL_DEFINE2(statfs, uint64_t, pathname, uint64_t, buf)
 {
 	char path[PATH_MAX];
 	struct inode *n;
-	int err = path_from_user(path, a0);
+	int err = path_from_user(path, pathname);
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (!err)
 		err = vfs_lookup(current->cwd, path, true, &n);
-	return err ? err : statfs_to_user(n, a1);
+	return err ? err : statfs_to_user(n, buf);
 }
 
-SYSCALL(fstatfs)
+SYSCALL_DEFINE2(fstatfs, int, fd, uint64_t, buf)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return f ? statfs_to_user(f->inode, a1) : -EBADF;
+	return f ? statfs_to_user(f->inode, buf) : -EBADF;
 }
 
 /* fsync, fdatasync, syncfs: a descriptor that is open (O_PATH ones are not, for these). */
-SYSCALL(fsync)
+SYSCALL_DEFINE1(fsync, int, fd)
 {
-	struct file *f = fd_get((int)a0);
+	struct file *f = fd_get(fd);
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return f && !(f->flags & O_PATH) ? 0 : -EBADF;
 }
 
-SYSCALL(sync)
+SYSCALL_DEFINE0(sync)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return 0;
 }

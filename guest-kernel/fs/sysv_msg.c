@@ -114,13 +114,10 @@ static long queue_create(int32_t key, uint32_t flg)
 	return queue_id(q);
 }
 
-SYSCALL(msgget)
+SYSCALL_DEFINE2(msgget, int32_t, key, uint32_t, flg)
 {
-	int32_t key = (int32_t)a0;
-	uint32_t flg = (uint32_t)a1;
 	unsigned i;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (key != IPC_PRIVATE) {
 		for (i = 0; i < QUEUES_MAX; i++) {
 			if (!queues[i].used || queues[i].key != key)
@@ -145,20 +142,18 @@ static long queue_wait(struct queue *q, const void *chan)
 	return q->used && q->seq == seq ? 0 : -EIDRM;
 }
 
-SYSCALL(msgsnd)
+SYSCALL_DEFINE4(msgsnd, uint64_t, msqid, uint64_t, msgp, uint64_t, msgsz, uint32_t, flg)
 {
-	struct queue *q = queue_of(a0);
-	uint64_t size = a2, off;
-	uint32_t flg = (uint32_t)a3;
+	struct queue *q = queue_of(msqid);
+	uint64_t size = msgsz, off;
 	struct msg *m;
 	int64_t type;
 	unsigned i;
 	long err;
 
-	(void)a4, (void)a5;
 	if (!q || (int64_t)size < 0 || size > MSGMAX)
 		return -EINVAL;
-	if (copy_from_user(&type, a1, sizeof(type)))
+	if (copy_from_user(&type, msgp, sizeof(type)))
 		return -EFAULT;
 	if (type < 1)
 		return -EINVAL;
@@ -175,7 +170,7 @@ SYSCALL(msgsnd)
 			msg_free(m);
 			return -ENOMEM;
 		}
-		if (copy_from_user(m->chunk[i], a1 + sizeof(type) + off, n)) {
+		if (copy_from_user(m->chunk[i], msgp + sizeof(type) + off, n)) {
 			msg_free(m);
 			return -EFAULT;
 		}
@@ -218,17 +213,16 @@ static struct msg **msg_pick(struct queue *q, int64_t type, uint32_t flg)
 	return best;
 }
 
-SYSCALL(msgrcv)
+SYSCALL_DEFINE5(msgrcv, uint64_t, msqid, uint64_t, msgp, int64_t, msgsz, int64_t, msgtyp, uint32_t,
+		flg)
 {
-	struct queue *q = queue_of(a0);
-	int64_t size = (int64_t)a2, type = (int64_t)a3;
-	uint32_t flg = (uint32_t)a4;
+	struct queue *q = queue_of(msqid);
+	int64_t size = msgsz, type = msgtyp;
 	struct msg **p, *m;
 	uint64_t n, off;
 	unsigned i;
 	long err;
 
-	(void)a5;
 	if (flg & MSG_COPY)
 		return -ENOSYS;
 	if (!q || size < 0)
@@ -249,10 +243,10 @@ SYSCALL(msgrcv)
 	}
 	m = *p;
 	n = m->size < (uint64_t)size ? m->size : (uint64_t)size;
-	if (copy_to_user(a1, &m->type, sizeof(m->type)))
+	if (copy_to_user(msgp, &m->type, sizeof(m->type)))
 		return -EFAULT;
 	for (i = 0, off = 0; off < n; i++, off += CHUNK)
-		if (copy_to_user(a1 + sizeof(m->type) + off, m->chunk[i],
+		if (copy_to_user(msgp + sizeof(m->type) + off, m->chunk[i],
 				 n - off < CHUNK ? n - off : CHUNK))
 			return -EFAULT;
 	*p = m->next;
@@ -302,17 +296,16 @@ static long msg_info(int cmd, uint64_t uaddr)
 	return max_idx;
 }
 
-SYSCALL(msgctl)
+SYSCALL_DEFINE3(msgctl, uint64_t, msqid, uint64_t, ipc_cmd, uint64_t, buf)
 {
 	struct queue *q;
 	struct msqid_ds_user ds;
-	int cmd = (int)(a1 & ~(uint64_t)IPC_64);
+	int cmd = (int)(ipc_cmd & ~(uint64_t)IPC_64);
 	struct msg *m;
 
-	(void)a3, (void)a4, (void)a5;
 	if (cmd == IPC_INFO || cmd == MSG_INFO)
-		return msg_info(cmd, a2);
-	q = queue_of(a0);
+		return msg_info(cmd, buf);
+	q = queue_of(msqid);
 	if (!q)
 		return -EINVAL;
 	switch (cmd) {
@@ -329,9 +322,9 @@ SYSCALL(msgctl)
 		ds.qbytes = q->qbytes;
 		ds.lspid = q->lspid;
 		ds.lrpid = q->lrpid;
-		return copy_to_user(a2, &ds, sizeof(ds));
+		return copy_to_user(buf, &ds, sizeof(ds));
 	case IPC_SET:
-		if (copy_from_user(&ds, a2, sizeof(ds)))
+		if (copy_from_user(&ds, buf, sizeof(ds)))
 			return -EFAULT;
 		if (!queue_owner(q))
 			return -EPERM;

@@ -177,14 +177,10 @@ static long set_create(int32_t key, unsigned nsems, uint32_t flg)
 	return set_id(s);
 }
 
-SYSCALL(semget)
+SYSCALL_DEFINE3(semget, int32_t, key, int, nsems, uint32_t, flg)
 {
-	int32_t key = (int32_t)a0;
-	int nsems = (int)a1;
-	uint32_t flg = (uint32_t)a2;
 	unsigned i;
 
-	(void)a3, (void)a4, (void)a5;
 	if (nsems < 0 || nsems > SEMMSL)
 		return -EINVAL;
 	if (key != IPC_PRIVATE) {
@@ -358,16 +354,14 @@ out:
 	return err;
 }
 
-SYSCALL(semop)
+SYSCALL_DEFINE3(semop, uint64_t, semid, uint64_t, tsops, uint64_t, nsops)
 {
-	(void)a3, (void)a4, (void)a5;
-	return do_semop(a0, a1, a2, 0);
+	return do_semop(semid, tsops, nsops, 0);
 }
 
-SYSCALL(semtimedop)
+SYSCALL_DEFINE4(semtimedop, uint64_t, semid, uint64_t, tsops, uint64_t, nsops, uint64_t, timeout)
 {
-	(void)a4, (void)a5;
-	return do_semop(a0, a1, a2, a3);
+	return do_semop(semid, tsops, nsops, timeout);
 }
 
 void sem_exit_process(int tgid)
@@ -476,17 +470,15 @@ static long sem_all(struct semset *s, int cmd, uint64_t uaddr)
 	return 0;
 }
 
-SYSCALL(semctl)
+SYSCALL_DEFINE4(semctl, uint64_t, semid, unsigned, num, uint64_t, ipc_cmd, uint64_t, arg)
 {
 	struct semset *s;
 	struct semid_ds_user ds;
-	unsigned num = (unsigned)a1;
-	int cmd = (int)(a2 & ~(uint64_t)IPC_64), val;
+	int cmd = (int)(ipc_cmd & ~(uint64_t)IPC_64), val;
 
-	(void)a4, (void)a5;
 	if (cmd == IPC_INFO || cmd == SEM_INFO)
-		return sem_info(cmd, a3);
-	s = set_of(a0);
+		return sem_info(cmd, arg);
+	s = set_of(semid);
 	if (!s)
 		return -EINVAL;
 	switch (cmd) {
@@ -511,7 +503,7 @@ SYSCALL(semctl)
 	case GETZCNT:
 		return waiters_on(s, num, true);
 	case SETVAL:
-		val = (int)a3;
+		val = (int)arg;
 		if (val < 0 || val > SEMVMX)
 			return -ERANGE;
 		sem_at(s, num)->val = val;
@@ -522,7 +514,7 @@ SYSCALL(semctl)
 		return 0;
 	case GETALL:
 	case SETALL:
-		return sem_all(s, cmd, a3);
+		return sem_all(s, cmd, arg);
 	case IPC_STAT:
 		memset(&ds, 0, sizeof(ds));
 		ds.perm = (struct ipc_perm_user){.key = s->key, .uid = s->uid, .gid = s->gid,
@@ -531,9 +523,9 @@ SYSCALL(semctl)
 		ds.otime = s->otime;
 		ds.ctime = s->ctime;
 		ds.nsems = s->nsems;
-		return copy_to_user(a3, &ds, sizeof(ds));
+		return copy_to_user(arg, &ds, sizeof(ds));
 	case IPC_SET:
-		if (copy_from_user(&ds, a3, sizeof(ds)))
+		if (copy_from_user(&ds, arg, sizeof(ds)))
 			return -EFAULT;
 		if (!set_owner(s))
 			return -EPERM;

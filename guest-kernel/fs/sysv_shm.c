@@ -90,13 +90,10 @@ static long seg_create(int32_t key, uint64_t size, uint32_t flg)
 	return seg_id(s);
 }
 
-SYSCALL(shmget)
+SYSCALL_DEFINE3(shmget, int32_t, key, uint64_t, size, uint32_t, flg)
 {
-	int32_t key = (int32_t)a0;
-	uint32_t flg = (uint32_t)a2;
 	unsigned i;
 
-	(void)a3, (void)a4, (void)a5;
 	if (key != IPC_PRIVATE) {
 		for (i = 0; i < SEGS_MAX; i++) {
 			struct seg *s = &segs[i];
@@ -105,26 +102,24 @@ SYSCALL(shmget)
 				continue;
 			if ((flg & IPC_CREAT) && (flg & IPC_EXCL))
 				return -EEXIST;
-			if (a1 > s->inode->size)
+			if (size > s->inode->size)
 				return -EINVAL;
 			return seg_id(s);
 		}
 		if (!(flg & IPC_CREAT))
 			return -ENOENT;
 	}
-	return seg_create(key, a1, flg);
+	return seg_create(key, size, flg);
 }
 
-SYSCALL(shmat)
+SYSCALL_DEFINE3(shmat, uint64_t, shmid, uint64_t, shmaddr, uint32_t, flg)
 {
-	struct seg *s = seg_of(a0);
-	uint64_t addr = a1, len;
-	uint32_t flg = (uint32_t)a2;
+	struct seg *s = seg_of(shmid);
+	uint64_t addr = shmaddr, len;
 	struct mm *mm = current->mm;
 	struct vma v = {.kind = VMA_FILE_SHARED, .file_end = UINT64_MAX};
 	long err;
 
-	(void)a3, (void)a4, (void)a5;
 	if (!s)
 		return -EINVAL;
 	len = ALIGN_UP(s->inode->size, PAGE_SIZE);
@@ -160,19 +155,18 @@ SYSCALL(shmat)
 }
 
 /* Unmaps the attach starting at addr: the areas of its segment from there on. */
-SYSCALL(shmdt)
+SYSCALL_DEFINE1(shmdt, uint64_t, shmaddr)
 {
 	struct mm *mm = current->mm;
-	int i = vma_find(&mm->vmas, a0);
+	int i = vma_find(&mm->vmas, shmaddr);
 	const struct inode *n;
 	uint64_t end;
 	unsigned j;
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	if ((a0 & (PAGE_SIZE - 1)) || i < 0)
+	if ((shmaddr & (PAGE_SIZE - 1)) || i < 0)
 		return -EINVAL;
 	n = mm->vmas.v[i].file;
-	if (mm->vmas.v[i].kind != VMA_FILE_SHARED || mm->vmas.v[i].start != a0 ||
+	if (mm->vmas.v[i].kind != VMA_FILE_SHARED || mm->vmas.v[i].start != shmaddr ||
 	    !(n->flags & INODE_SYSV_SHM) || mm->vmas.v[i].pgoff)
 		return -EINVAL;
 	end = mm->vmas.v[i].end;
@@ -184,18 +178,17 @@ SYSCALL(shmdt)
 			segs[j].dtime = sysv_now_sec();
 			segs[j].lpid = current->tgid;
 		}
-	return mm_unmap(mm, a0, end);
+	return mm_unmap(mm, shmaddr, end);
 }
 
-SYSCALL(shmctl)
+SYSCALL_DEFINE3(shmctl, uint64_t, shmid, uint64_t, cmd, uint64_t, buf)
 {
-	struct seg *s = seg_of(a0);
+	struct seg *s = seg_of(shmid);
 	struct shmid_ds_user ds;
 
-	(void)a3, (void)a4, (void)a5;
 	if (!s)
 		return -EINVAL;
-	switch (a1 & ~(uint64_t)IPC_64) {
+	switch (cmd & ~(uint64_t)IPC_64) {
 	case IPC_STAT:
 		memset(&ds, 0, sizeof(ds));
 		ds.perm = (struct ipc_perm_user){.key = s->key, .uid = s->uid, .gid = s->gid,
@@ -208,9 +201,9 @@ SYSCALL(shmctl)
 		ds.cpid = s->cpid;
 		ds.lpid = s->lpid;
 		ds.nattch = mm_file_areas(s->inode);
-		return copy_to_user(a2, &ds, sizeof(ds));
+		return copy_to_user(buf, &ds, sizeof(ds));
 	case IPC_SET:
-		if (copy_from_user(&ds, a2, sizeof(ds)))
+		if (copy_from_user(&ds, buf, sizeof(ds)))
 			return -EFAULT;
 		s->uid = ds.perm.uid;
 		s->gid = ds.perm.gid;

@@ -156,14 +156,14 @@ static long remap_at(struct mm *mm, struct remap *r)
 	return remap_move(mm, r, to);
 }
 
-SYSCALL(mremap)
+SYSCALL_DEFINE5(mremap, uint64_t, addr, uint64_t, old_len, uint64_t, new_len, uint64_t, flags,
+		uint64_t, new_addr)
 {
-	struct remap r = {.addr = a0, .old_len = a1, .new_len = a2, .new_addr = a4,
-			  .flags = (uint32_t)a3};
+	struct remap r = {.addr = addr, .old_len = old_len, .new_len = new_len, .new_addr = new_addr,
+			  .flags = (uint32_t)flags};
 	struct mm *mm = current->mm;
 
-	(void)a5;
-	if (a3 & ~(uint64_t)(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
+	if (flags & ~(uint64_t)(MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP))
 		return -EINVAL;
 	if ((r.addr & (PAGE_SIZE - 1)) || !page_align(r.new_len))
 		return -EINVAL;

@@ -158,12 +158,14 @@ static long process_vm_rw(uint64_t pid, uint64_t lvec, uint64_t liovcnt, uint64_
 	return x.done ? (long)x.done : err;
 }
 
-SYSCALL(process_vm_readv)
+SYSCALL_DEFINE6(process_vm_readv, uint64_t, pid, uint64_t, lvec, uint64_t, liovcnt, uint64_t, rvec,
+		uint64_t, riovcnt, uint64_t, flags)
 {
-	return process_vm_rw(a0, a1, a2, a3, a4, a5, false);
+	return process_vm_rw(pid, lvec, liovcnt, rvec, riovcnt, flags, false);
 }
 
-SYSCALL(process_vm_writev)
+SYSCALL_DEFINE6(process_vm_writev, uint64_t, pid, uint64_t, lvec, uint64_t, liovcnt, uint64_t, rvec,
+		uint64_t, riovcnt, uint64_t, flags)
 {
-	return process_vm_rw(a0, a1, a2, a3, a4, a5, true);
+	return process_vm_rw(pid, lvec, liovcnt, rvec, riovcnt, flags, true);
 }

@@ -60,10 +60,11 @@ static long file_vma(uint64_t fd, uint32_t prot, uint32_t type, uint64_t off, st
 	return -ENODEV;
 }
 
-SYSCALL(mmap)
+SYSCALL_DEFINE6(mmap, uint64_t, addr, uint64_t, len, uint32_t, prot, uint32_t, flags, uint64_t, fd,
+		uint64_t, off)
 {
-	uint64_t addr = a0, len = a1, off = a5, end;
-	uint32_t prot = (uint32_t)a2, flags = (uint32_t)a3, type = flags & MAP_TYPE;
+	uint64_t end;
+	uint32_t type = flags & MAP_TYPE;
 	struct vma v = {.prot = prot & PROT_MASK};
 	struct mm *mm = current->mm;
 	long err;
@@ -84,7 +85,7 @@ SYSCALL(mmap)
 	} else {
 		if (off + len < off)
 			return -EOVERFLOW;
-		err = file_vma(a4, v.prot, type, off, &v);
+		err = file_vma(fd, v.prot, type, off, &v);
 		if (err)
 			return err;
 	}
@@ -120,44 +121,39 @@ SYSCALL(mmap)
 	return err ? err : (long)addr;
 }
 
-SYSCALL(munmap)
+SYSCALL_DEFINE2(munmap, uint64_t, addr, uint64_t, len)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (!page_aligned(a0) || !a1 || a1 > TASK_SIZE_MAX)
+	if (!page_aligned(addr) || !len || len > TASK_SIZE_MAX)
 		return -EINVAL;
-	a1 = ALIGN_UP(a1, PAGE_SIZE);
-	if (!user_range_ok(a0, a1))
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (!user_range_ok(addr, len))
 		return -EINVAL;
-	return mm_unmap(current->mm, a0, a0 + a1);
+	return mm_unmap(current->mm, addr, addr + len);
 }
 
-SYSCALL(mprotect)
+SYSCALL_DEFINE3(mprotect, uint64_t, start, uint64_t, len, uint32_t, prot)
 {
-	uint32_t prot = (uint32_t)a2;
-
-	(void)a3, (void)a4, (void)a5;
-	if (!page_aligned(a0) || (prot & ~(PROT_MASK | PROT_GROWSDOWN | PROT_GROWSUP)))
+	if (!page_aligned(start) || (prot & ~(PROT_MASK | PROT_GROWSDOWN | PROT_GROWSUP)))
 		return -EINVAL;
-	if (!a1)
+	if (!len)
 		return 0;
-	if (a1 > TASK_SIZE_MAX)
+	if (len > TASK_SIZE_MAX)
 		return -ENOMEM;
-	a1 = ALIGN_UP(a1, PAGE_SIZE);
-	if (!user_range_ok(a0, a1))
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (!user_range_ok(start, len))
 		return -ENOMEM;
-	return mm_protect(current->mm, a0, a0 + a1, prot & PROT_MASK);
+	return mm_protect(current->mm, start, start + len, prot & PROT_MASK);
 }
 
 /* Linux's brk: returns the new break, or the old one when it cannot move. */
-SYSCALL(brk)
+SYSCALL_DEFINE1(brk, uint64_t, brk)
 {
 	struct mm *mm = current->mm;
 	uint64_t old_end = ALIGN_UP(mm->brk, PAGE_SIZE), new_end;
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0 < mm->start_brk || a0 > mm_stack_top(mm) - STACK_LIMIT)
+	if (brk < mm->start_brk || brk > mm_stack_top(mm) - STACK_LIMIT)
 		return (long)mm->brk;
-	new_end = ALIGN_UP(a0, PAGE_SIZE);
+	new_end = ALIGN_UP(brk, PAGE_SIZE);
 	if (new_end < old_end && mm_unmap(mm, new_end, old_end))
 		return (long)mm->brk;
 	if (new_end > old_end) {
@@ -167,28 +163,26 @@ SYSCALL(brk)
 		if (mm_map(mm, &heap))
 			return (long)mm->brk;
 	}
-	mm->brk = a0;
-	return (long)a0;
+	mm->brk = brk;
+	return (long)brk;
 }
 
-SYSCALL(madvise)
+SYSCALL_DEFINE3(madvise, uint64_t, start, uint64_t, len, uint64_t, advice)
 {
-	(void)a3, (void)a4, (void)a5;
-	if (!page_aligned(a0) || a1 > TASK_SIZE_MAX)
+	if (!page_aligned(start) || len > TASK_SIZE_MAX)
 		return -EINVAL;
-	a1 = ALIGN_UP(a1, PAGE_SIZE);
-	if (!user_range_ok(a0, a1))
+	len = ALIGN_UP(len, PAGE_SIZE);
+	if (!user_range_ok(start, len))
 		return -EINVAL;
-	if (a2 == MADV_DONTNEED || a2 == MADV_FREE) {
+	if (advice == MADV_DONTNEED || advice == MADV_FREE) {
 		/* Dropping the pages is what both allow: the next touch sees zeros or the file. */
-		upt_unmap(current->mm, a0, a0 + a1);
-		tlb_flush_user_range(a0, a0 + a1);
+		upt_unmap(current->mm, start, start + len);
+		tlb_flush_user_range(start, start + len);
 	}
 	return 0;
 }
 
-SYSCALL(msync)
+SYSCALL_DEFINE1(msync, uint64_t, start)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return page_aligned(a0) ? 0 : -EINVAL;
+	return page_aligned(start) ? 0 : -EINVAL;
 }

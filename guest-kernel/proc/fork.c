@@ -176,27 +176,25 @@ static long do_clone(uint64_t flags, uint64_t newsp, uint64_t parent_tid, uint64
 	return pid;
 }
 
-SYSCALL(clone)
+SYSCALL_DEFINE5(clone, uint64_t, flags, uint64_t, newsp, uint64_t, parent_tidptr, uint64_t,
+		child_tidptr, uint64_t, tls)
 {
-	(void)a5;
-	return do_clone(a0, a1, a2, a3, a4);
+	return do_clone(flags, newsp, parent_tidptr, child_tidptr, tls);
 }
 
 /* i386 clone(flags, newsp, parent_tid, tls, child_tid): tls before child_tid (CLONE_BACKWARDS). */
-SYSCALL(c32_clone)
+COMPAT_SYSCALL_DEFINE5(clone, uint64_t, flags, uint64_t, newsp, uint64_t, parent_tidptr, uint64_t,
+		tls, uint64_t, child_tidptr)
 {
-	(void)a5;
-	return do_clone(a0, a1, a2, a4, a3);
+	return do_clone(flags, newsp, parent_tidptr, child_tidptr, tls);
 }
 
-SYSCALL(fork)
+SYSCALL_DEFINE0(fork)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return do_clone(SIGCHLD, 0, 0, 0, 0);
 }
 
-SYSCALL(vfork)
+SYSCALL_DEFINE0(vfork)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return do_clone(CLONE_VFORK | CLONE_VM | SIGCHLD, 0, 0, 0, 0);
 }

@@ -352,38 +352,39 @@ void futex_pi_owner_exit(int tid)
 }
 
 /* futex(uaddr, op, val, timeout or val2, uaddr2, val3) */
-SYSCALL(futex)
+SYSCALL_DEFINE6(futex, uint64_t, uaddr, uint32_t, op, uint32_t, val, uint64_t, utime, uint64_t,
+		uaddr2, uint32_t, val3)
 {
-	uint32_t op = (uint32_t)a1, cmd = op & FUTEX_CMD_MASK, val = (uint32_t)a2;
+	uint32_t cmd = op & FUTEX_CMD_MASK;
 	bool private = (op & FUTEX_PRIVATE_FLAG) != 0, realtime = (op & FUTEX_CLOCK_REALTIME) != 0;
 
-	if (a0 & 3)
+	if (uaddr & 3)
 		return -EINVAL;
 	if (realtime && cmd != FUTEX_WAIT_BITSET && cmd != FUTEX_WAIT && cmd != FUTEX_LOCK_PI2)
 		return -ENOSYS;
 	switch (cmd) {
 	case FUTEX_WAIT:
-		return futex_wait(a0, val, a3, FUTEX_BITSET_MATCH_ANY, false, private, realtime);
+		return futex_wait(uaddr, val, utime, FUTEX_BITSET_MATCH_ANY, false, private, realtime);
 	case FUTEX_WAIT_BITSET:
-		return futex_wait(a0, val, a3, (uint32_t)a5, true, private, realtime);
+		return futex_wait(uaddr, val, utime, val3, true, private, realtime);
 	case FUTEX_WAKE:
-		return futex_wake_user(a0, val, FUTEX_BITSET_MATCH_ANY, private);
+		return futex_wake_user(uaddr, val, FUTEX_BITSET_MATCH_ANY, private);
 	case FUTEX_WAKE_BITSET:
-		if (!(uint32_t)a5)
+		if (!val3)
 			return -EINVAL;
-		return futex_wake_user(a0, val, (uint32_t)a5, private);
+		return futex_wake_user(uaddr, val, val3, private);
 	case FUTEX_REQUEUE:
-		return futex_requeue(a0, val, (uint32_t)a3, a4, false, 0, private);
+		return futex_requeue(uaddr, val, (uint32_t)utime, uaddr2, false, 0, private);
 	case FUTEX_CMP_REQUEUE:
-		return futex_requeue(a0, val, (uint32_t)a3, a4, true, (uint32_t)a5, private);
+		return futex_requeue(uaddr, val, (uint32_t)utime, uaddr2, true, val3, private);
 	case FUTEX_LOCK_PI: /* absolute CLOCK_REALTIME, as Linux */
-		return futex_lock_pi(a0, a3, false, true, private);
+		return futex_lock_pi(uaddr, utime, false, true, private);
 	case FUTEX_LOCK_PI2:
-		return futex_lock_pi(a0, a3, false, realtime, private);
+		return futex_lock_pi(uaddr, utime, false, realtime, private);
 	case FUTEX_TRYLOCK_PI:
-		return futex_lock_pi(a0, 0, true, false, private);
+		return futex_lock_pi(uaddr, 0, true, false, private);
 	case FUTEX_UNLOCK_PI:
-		return futex_unlock_pi(a0, private);
+		return futex_unlock_pi(uaddr, private);
 	default:
 		return -ENOSYS;
 	}

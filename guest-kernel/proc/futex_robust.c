@@ -90,12 +90,11 @@ void futex_release(struct task *t)
 }
 
 /* set_robust_list(head, len): len must be sizeof(struct robust_list_head). */
-SYSCALL(set_robust_list)
+SYSCALL_DEFINE2(set_robust_list, uint64_t, head, uint64_t, len)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a1 != sizeof(struct robust_list_head))
+	if (len != sizeof(struct robust_list_head))
 		return -EINVAL;
-	current->robust_list = a0;
+	current->robust_list = head;
 	return 0;
 }
 
@@ -103,18 +102,17 @@ SYSCALL(set_robust_list)
  * get_robust_list(pid, head_ptr, len_ptr): pid 0 is the caller; another
  * thread needs the ptrace permission (Linux PTRACE_MODE_READ_REALCREDS).
  */
-SYSCALL(get_robust_list)
+SYSCALL_DEFINE3(get_robust_list, uint64_t, pid, uint64_t, head_ptr, uint64_t, len_ptr)
 {
-	struct task *t = a0 ? task_find((int)a0) : current;
+	struct task *t = pid ? task_find((int)pid) : current;
 	uint64_t len = sizeof(struct robust_list_head);
 
-	(void)a3, (void)a4, (void)a5;
 	if (!t || t->state == TASK_ZOMBIE)
 		return -ESRCH;
 	if (t != current && !cred_may_ptrace(current, t))
 		return -EPERM;
-	if (copy_to_user(a2, &len, sizeof(len)) ||
-	    copy_to_user(a1, &t->robust_list, sizeof(uint64_t)))
+	if (copy_to_user(len_ptr, &len, sizeof(len)) ||
+	    copy_to_user(head_ptr, &t->robust_list, sizeof(uint64_t)))
 		return -EFAULT;
 	return 0;
 }

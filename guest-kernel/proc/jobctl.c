@@ -268,12 +268,10 @@ static struct task *proc_of(int pid)
 }
 
 /* setpgid(pid, pgid) */
-SYSCALL(setpgid)
+SYSCALL_DEFINE2(setpgid, int, pid, int, pgid)
 {
 	struct task *me = current->group_leader, *p;
-	int pid = (int)a0, pgid = (int)a1;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (pgid < 0)
 		return -EINVAL;
 	p = proc_of(pid);
@@ -299,34 +297,30 @@ SYSCALL(setpgid)
 	return 0;
 }
 
-SYSCALL(getpgid)
+SYSCALL_DEFINE1(getpgid, int, pid)
 {
-	struct task *p = proc_of((int)a0);
+	struct task *p = proc_of(pid);
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return p ? p->job.pgid : -ESRCH;
 }
 
-SYSCALL(getpgrp)
+SYSCALL_DEFINE0(getpgrp)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return proc_job(current)->pgid;
 }
 
-SYSCALL(getsid)
+SYSCALL_DEFINE1(getsid, int, pid)
 {
-	struct task *p = proc_of((int)a0);
+	struct task *p = proc_of(pid);
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return p ? p->job.sid : -ESRCH;
 }
 
 /* A process group leader (any group with its pid) may not start a session. */
-SYSCALL(setsid)
+SYSCALL_DEFINE0(setsid)
 {
 	struct task *me = current->group_leader;
 
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	if (jobctl_pgrp_exists(me->tgid, 0))
 		return -EPERM;
 	me->job.sid = me->job.pgid = me->tgid;

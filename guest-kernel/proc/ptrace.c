@@ -473,14 +473,13 @@ static long set_siginfo(struct task *t, uint64_t usrc)
 }
 
 /* ptrace(request, pid, addr, data) */
-SYSCALL(ptrace)
+SYSCALL_DEFINE4(ptrace, uint64_t, request, int, pid, uint64_t, addr, uint64_t, data)
 {
 	struct task *t;
 	long err;
 	uint64_t *w;
 
-	(void)a4, (void)a5;
-	switch (a0) {
+	switch (request) {
 	case PTRACE_TRACEME:
 		if (current->tracer || !current->group_leader->parent)
 			return -EPERM;
@@ -488,73 +487,73 @@ SYSCALL(ptrace)
 		return 0;
 	case PTRACE_ATTACH:
 	case PTRACE_SEIZE:
-		return attach((int)a1, a0 == PTRACE_SEIZE, a2, a0 == PTRACE_SEIZE ? a3 : 0);
+		return attach(pid, request == PTRACE_SEIZE, addr, request == PTRACE_SEIZE ? data : 0);
 	case PTRACE_KILL:
-		t = task_find((int)a1);
+		t = task_find(pid);
 		if (!t || t->tracer != current)
 			return -ESRCH;
 		signal_send(t, SIGKILL, 0, false);
 		wake_task(t);
 		return 0;
 	case PTRACE_INTERRUPT:
-		t = task_find((int)a1);
+		t = task_find(pid);
 		if (!t || t->tracer != current)
 			return -ESRCH;
 		return ptrace_interrupt(t);
 	}
-	t = tracee_stopped((int)a1, &err);
+	t = tracee_stopped(pid, &err);
 	if (!t)
 		return err;
-	switch (a0) {
+	switch (request) {
 	case PTRACE_PEEKTEXT:
 	case PTRACE_PEEKDATA:
-		w = tracee_word(t, a2, false);
-		return w ? copy_to_user(a3, w, sizeof(*w)) : -EIO;
+		w = tracee_word(t, addr, false);
+		return w ? copy_to_user(data, w, sizeof(*w)) : -EIO;
 	case PTRACE_POKETEXT:
 	case PTRACE_POKEDATA:
-		w = tracee_word(t, a2, true);
+		w = tracee_word(t, addr, true);
 		if (!w)
 			return -EIO;
-		*w = a3;
+		*w = data;
 		return 0;
 	case PTRACE_PEEKUSR:
-		return peek_user(t, a2, a3);
+		return peek_user(t, addr, data);
 	case PTRACE_POKEUSR:
-		return poke_user(t, a2, a3);
+		return poke_user(t, addr, data);
 	case PTRACE_GETREGS:
-		return get_regs(t, a3, USER_REGS_SIZE);
+		return get_regs(t, data, USER_REGS_SIZE);
 	case PTRACE_SETREGS:
-		return set_regs(t, a3, USER_REGS_SIZE);
+		return set_regs(t, data, USER_REGS_SIZE);
 	case PTRACE_GETFPREGS:
-		return fpregs(t, a3, FXSAVE_BYTES, false);
+		return fpregs(t, data, FXSAVE_BYTES, false);
 	case PTRACE_SETFPREGS:
-		return fpregs(t, a3, FXSAVE_BYTES, true);
+		return fpregs(t, data, FXSAVE_BYTES, true);
 	case PTRACE_GETREGSET:
 	case PTRACE_SETREGSET:
-		return regset(t, a2, a3, a0 == PTRACE_SETREGSET);
+		return regset(t, addr, data, request == PTRACE_SETREGSET);
 	case PTRACE_GETSIGINFO:
-		return get_siginfo(t, a3);
+		return get_siginfo(t, data);
 	case PTRACE_SETSIGINFO:
-		return set_siginfo(t, a3);
+		return set_siginfo(t, data);
 	case PTRACE_GET_SYSCALL_INFO:
-		return get_syscall_info(t, a2, a3);
+		return get_syscall_info(t, addr, data);
 	case PTRACE_SETOPTIONS:
-		if (a3 & ~(uint64_t)PTRACE_O_MASK)
+		if (data & ~(uint64_t)PTRACE_O_MASK)
 			return -EINVAL;
-		t->ptrace_opts = (uint32_t)a3 | (t->ptrace_opts & PTRACE_SEIZED);
+		t->ptrace_opts = (uint32_t)data | (t->ptrace_opts & PTRACE_SEIZED);
 		return 0;
 	case PTRACE_GETEVENTMSG:
-		return copy_to_user(a3, &t->ptrace_eventmsg, sizeof(t->ptrace_eventmsg));
+		return copy_to_user(data, &t->ptrace_eventmsg, sizeof(t->ptrace_eventmsg));
 	case PTRACE_LISTEN:
 		return ptrace_listen(t);
 	case PTRACE_CONT:
 	case PTRACE_SYSCALL:
 	case PTRACE_SINGLESTEP:
-		return resume(t, a0, a3);
+		return resume(t, request, data);
 	case PTRACE_DETACH:
-		if (a3 > NSIG)
+		if (data > NSIG)
 			return -EIO;
-		t->ptrace_resume_sig = (int)a3;
+		t->ptrace_resume_sig = (int)data;
 		detach(t);
 		return 0;
 	default:

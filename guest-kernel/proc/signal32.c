@@ -127,24 +127,22 @@ struct sigaction32 {
 };
 
 /* rt_sigaction(sig, const struct sigaction32 *act, struct sigaction32 *oact, sigsetsize) */
-SYSCALL(c32_rt_sigaction)
+COMPAT_SYSCALL_DEFINE4(rt_sigaction, int, sig, uint64_t, act, uint64_t, oact, uint64_t, sigsetsize)
 {
-	int sig = (int)a0;
 	struct sigaction32 a, o;
 	struct k_sigaction *ka;
 
-	(void)a4, (void)a5;
-	if (a3 != sizeof(a.mask))
+	if (sigsetsize != sizeof(a.mask))
 		return -EINVAL;
-	if (a1 && copy_from_user(&a, a1, sizeof(a)))
+	if (act && copy_from_user(&a, act, sizeof(a)))
 		return -EFAULT;
-	if (sig < 1 || sig > SIG_NSIG || (a1 && (SIG32_KERNEL_ONLY & SIGBIT(sig))))
+	if (sig < 1 || sig > SIG_NSIG || (act && (SIG32_KERNEL_ONLY & SIGBIT(sig))))
 		return -EINVAL;
 	ka = &current->sighand->action[sig - 1];
 	o = (struct sigaction32){(uint32_t)ka->handler, (uint32_t)(ka->flags & SA_UAPI_FLAGS),
 				 (uint32_t)ka->restorer, {(uint32_t)ka->mask,
 							  (uint32_t)(ka->mask >> 32)}};
-	if (a1) {
+	if (act) {
 		*ka = (struct k_sigaction){
 			.handler = a.handler,
 			.flags = (a.flags & SA_UAPI_FLAGS) | SA_IA32_ABI,
@@ -153,7 +151,7 @@ SYSCALL(c32_rt_sigaction)
 		};
 		signal_action_changed(current, sig);
 	}
-	if (a2 && copy_to_user(a2, &o, sizeof(o)))
+	if (oact && copy_to_user(oact, &o, sizeof(o)))
 		return -EFAULT;
 	return 0;
 }
@@ -385,14 +383,13 @@ static long bad_frame(struct task *t, struct trap_frame *tf, const char *what, u
 }
 
 /* sigreturn: the handler's RET popped pretcode, the retcode's POP took sig: ESP - 8. */
-SYSCALL(c32_sigreturn)
+COMPAT_SYSCALL_DEFINE0(sigreturn)
 {
 	struct task *t = current;
 	struct trap_frame *tf = task_user_frame(t);
 	uint64_t frame = (uint32_t)(tf->rsp - 8);
 	struct sigframe32 f;
 
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	if (copy_from_user(&f, frame, sizeof(f)))
 		return bad_frame(t, tf, "32bit sigreturn", frame);
 	signal_set_blocked(t, (uint64_t)f.extramask[0] << 32 | f.sc.oldmask);
@@ -403,7 +400,7 @@ SYSCALL(c32_sigreturn)
 }
 
 /* rt_sigreturn: the handler's RET popped pretcode: ESP - 4. */
-SYSCALL(c32_rt_sigreturn)
+COMPAT_SYSCALL_DEFINE0(rt_sigreturn)
 {
 	struct task *t = current;
 	struct trap_frame *tf = task_user_frame(t);
@@ -411,7 +408,6 @@ SYSCALL(c32_rt_sigreturn)
 	struct rt_sigframe32 f;
 	struct el_stack st;
 
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	if (copy_from_user(&f, frame, sizeof(f)))
 		return bad_frame(t, tf, "32bit rt_sigreturn", frame);
 	signal_set_blocked(t, (uint64_t)f.uc.uc_sigmask[1] << 32 | f.uc.uc_sigmask[0]);

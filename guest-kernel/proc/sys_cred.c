@@ -143,27 +143,23 @@ static void put_gids(struct cred *c, const uint32_t ids[3])
 		return r;                                 \
 	} while (0)
 
-SYSCALL(getuid)
+SYSCALL_DEFINE0(getuid)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return current->cred.uid;
 }
 
-SYSCALL(geteuid)
+SYSCALL_DEFINE0(geteuid)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return current->cred.euid;
 }
 
-SYSCALL(getgid)
+SYSCALL_DEFINE0(getgid)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return current->cred.gid;
 }
 
-SYSCALL(getegid)
+SYSCALL_DEFINE0(getegid)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return current->cred.egid;
 }
 
@@ -174,101 +170,87 @@ static long put_three(uint64_t a, uint64_t b, uint64_t c, const uint32_t v[3])
 	return 0;
 }
 
-SYSCALL(getresuid)
+SYSCALL_DEFINE3(getresuid, uint64_t, ruidp, uint64_t, euidp, uint64_t, suidp)
 {
 	const struct cred *c = &current->cred;
 	uint32_t v[3] = UIDS(c);
 
-	(void)a3, (void)a4, (void)a5;
-	return put_three(a0, a1, a2, v);
+	return put_three(ruidp, euidp, suidp, v);
 }
 
-SYSCALL(getresgid)
+SYSCALL_DEFINE3(getresgid, uint64_t, rgidp, uint64_t, egidp, uint64_t, sgidp)
 {
 	const struct cred *c = &current->cred;
 	uint32_t v[3] = GIDS(c);
 
-	(void)a3, (void)a4, (void)a5;
-	return put_three(a0, a1, a2, v);
+	return put_three(rgidp, egidp, sgidp, v);
 }
 
-SYSCALL(setuid)
+SYSCALL_DEFINE1(setuid, uint32_t, uid)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	SET_UIDS(set_one(ids, &c->fsuid, (uint32_t)a0));
+	SET_UIDS(set_one(ids, &c->fsuid, uid));
 }
 
-SYSCALL(setgid)
+SYSCALL_DEFINE1(setgid, uint32_t, gid)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	SET_GIDS(set_one(ids, &c->fsgid, (uint32_t)a0));
+	SET_GIDS(set_one(ids, &c->fsgid, gid));
 }
 
-SYSCALL(setreuid)
+SYSCALL_DEFINE2(setreuid, uint32_t, ruid, uint32_t, euid)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	SET_UIDS(set_re(ids, &c->fsuid, (uint32_t)a0, (uint32_t)a1));
+	SET_UIDS(set_re(ids, &c->fsuid, ruid, euid));
 }
 
-SYSCALL(setregid)
+SYSCALL_DEFINE2(setregid, uint32_t, rgid, uint32_t, egid)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	SET_GIDS(set_re(ids, &c->fsgid, (uint32_t)a0, (uint32_t)a1));
+	SET_GIDS(set_re(ids, &c->fsgid, rgid, egid));
 }
 
-SYSCALL(setresuid)
+SYSCALL_DEFINE3(setresuid, uint32_t, ruid, uint32_t, euid, uint32_t, suid)
 {
-	(void)a3, (void)a4, (void)a5;
-	SET_UIDS(set_res(ids, &c->fsuid, (uint32_t)a0, (uint32_t)a1, (uint32_t)a2));
+	SET_UIDS(set_res(ids, &c->fsuid, ruid, euid, suid));
 }
 
-SYSCALL(setresgid)
+SYSCALL_DEFINE3(setresgid, uint32_t, rgid, uint32_t, egid, uint32_t, sgid)
 {
-	(void)a3, (void)a4, (void)a5;
-	SET_GIDS(set_res(ids, &c->fsgid, (uint32_t)a0, (uint32_t)a1, (uint32_t)a2));
+	SET_GIDS(set_res(ids, &c->fsgid, rgid, egid, sgid));
 }
 
-SYSCALL(setfsuid)
+SYSCALL_DEFINE1(setfsuid, uint32_t, uid)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	SET_UIDS(set_fs(ids, &c->fsuid, (uint32_t)a0));
+	SET_UIDS(set_fs(ids, &c->fsuid, uid));
 }
 
-SYSCALL(setfsgid)
+SYSCALL_DEFINE1(setfsgid, uint32_t, gid)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	SET_GIDS(set_fs(ids, &c->fsgid, (uint32_t)a0));
+	SET_GIDS(set_fs(ids, &c->fsgid, gid));
 }
 
 /* getgroups(size, list): size 0 asks for the count; a smaller list is EINVAL. */
-SYSCALL(getgroups)
+SYSCALL_DEFINE2(getgroups, int, size, uint64_t, list)
 {
 	const struct cred *c = &current->cred;
-	int size = (int)a0;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (size < 0)
 		return -EINVAL;
 	if (!size)
 		return c->ngroups;
 	if ((uint32_t)size < c->ngroups)
 		return -EINVAL;
-	return copy_to_user(a1, c->groups, c->ngroups * sizeof(c->groups[0])) ?: (long)c->ngroups;
+	return copy_to_user(list, c->groups, c->ngroups * sizeof(c->groups[0])) ?: (long)c->ngroups;
 }
 
-SYSCALL(setgroups)
+SYSCALL_DEFINE2(setgroups, int, size, uint64_t, list)
 {
 	struct cred *c = &current->cred;
 	uint32_t g[CRED_NGROUPS];
-	int size = (int)a0;
 	int i;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (!cred_capable(current))
 		return -EPERM;
 	if (size < 0 || size > CRED_NGROUPS)
 		return -EINVAL;
-	if (copy_from_user(g, a1, (size_t)size * sizeof(g[0])))
+	if (copy_from_user(g, list, (size_t)size * sizeof(g[0])))
 		return -EFAULT;
 	/* Kept sorted, as Linux keeps them (getgroups reads them back in order). */
 	for (i = 0; i < size; i++) {

@@ -142,7 +142,7 @@ static void close_on_exec(struct files *f)
 }
 
 /* execve(path, argv, envp) */
-SYSCALL(execve)
+SYSCALL_DEFINE3(execve, uint64_t, filename, uint64_t, argv, uint64_t, envp)
 {
 	struct task *t = current;
 	struct exec_args *a;
@@ -154,8 +154,7 @@ SYSCALL(execve)
 	uint64_t pa;
 	long n, err;
 
-	(void)a3, (void)a4, (void)a5;
-	n = strncpy_from_user(path, a0, sizeof(path));
+	n = strncpy_from_user(path, filename, sizeof(path));
 	if (n < 0)
 		return n;
 	if ((size_t)n >= sizeof(path))
@@ -173,9 +172,9 @@ SYSCALL(execve)
 	_Static_assert(sizeof(struct exec_args) <= 4096 << 2, "exec_args fits");
 	a = phys_to_virt(pa);
 	a->used = 0;
-	err = copy_strings(a, a1, a->argv, &a->argc);
+	err = copy_strings(a, argv, a->argv, &a->argc);
 	if (!err)
-		err = copy_strings(a, a2, a->envp, &a->envc);
+		err = copy_strings(a, envp, a->envp, &a->envc);
 	if (!err && !a->argc) {
 		a->argv[0] = path;
 		a->argv[1] = 0;

@@ -22,30 +22,30 @@
 #define PR_GET_NO_NEW_PRIVS 39
 
 /* prctl(option, arg2, arg3, arg4, arg5) */
-SYSCALL(prctl)
+SYSCALL_DEFINE5(prctl, uint64_t, option, uint64_t, arg2, uint64_t, arg3, uint64_t, arg4, uint64_t,
+		arg5)
 {
 	char name[16];
 	int v;
 
-	(void)a5;
-	switch (a0) {
+	switch (option) {
 	case PR_SET_PDEATHSIG:
-		if (a1 > 64)
+		if (arg2 > 64)
 			return -EINVAL;
-		current->pdeathsig = (int)a1;
+		current->pdeathsig = (int)arg2;
 		return 0;
 	case PR_GET_PDEATHSIG:
 		v = current->pdeathsig;
-		return copy_to_user(a1, &v, sizeof(v));
+		return copy_to_user(arg2, &v, sizeof(v));
 	case PR_GET_DUMPABLE:
 		return current->undumpable ? 0 : 1;
 	case PR_SET_DUMPABLE:
-		if (a1 > 1)
+		if (arg2 > 1)
 			return -EINVAL;
-		current->undumpable = a1 == 0;
+		current->undumpable = arg2 == 0;
 		return 0;
 	case PR_SET_NAME:
-		if (strncpy_from_user(name, a1, sizeof(name)) < 0)
+		if (strncpy_from_user(name, arg2, sizeof(name)) < 0)
 			return -EFAULT;
 		name[sizeof(name) - 1] = 0;
 		strlcpy(current->comm, name, sizeof(current->comm));
@@ -53,16 +53,16 @@ SYSCALL(prctl)
 	case PR_GET_NAME:
 		memset(name, 0, sizeof(name));
 		strlcpy(name, current->comm, sizeof(name));
-		return copy_to_user(a1, name, sizeof(name));
+		return copy_to_user(arg2, name, sizeof(name));
 	case PR_GET_SECCOMP:
 		return 0;
 	case PR_SET_NO_NEW_PRIVS:
-		if (a1 != 1 || a2 || a3 || a4)
+		if (arg2 != 1 || arg3 || arg4 || arg5)
 			return -EINVAL;
 		current->no_new_privs = true;
 		return 0;
 	case PR_GET_NO_NEW_PRIVS:
-		if (a1 || a2 || a3 || a4)
+		if (arg2 || arg3 || arg4 || arg5)
 			return -EINVAL;
 		return current->no_new_privs;
 	default:

@@ -22,44 +22,38 @@ struct utsname {
 	char version[UTS_LEN], machine[UTS_LEN], domainname[UTS_LEN];
 };
 
-SYSCALL(exit)
+SYSCALL_DEFINE1(exit, int, error_code)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	task_exit(W_EXITCODE((int)a0, 0));
+	task_exit(W_EXITCODE(error_code, 0));
 }
 
-SYSCALL(exit_group)
+SYSCALL_DEFINE1(exit_group, int, error_code)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	task_exit_group(W_EXITCODE((int)a0, 0));
+	task_exit_group(W_EXITCODE(error_code, 0));
 }
 
-SYSCALL(getpid)
+SYSCALL_DEFINE0(getpid)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return current->tgid;
 }
 
-SYSCALL(gettid)
+SYSCALL_DEFINE0(gettid)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return current->pid;
 }
 
-SYSCALL(getppid)
+SYSCALL_DEFINE0(getppid)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return current->group_leader->parent ? current->group_leader->parent->tgid : 0;
 }
 
-SYSCALL(set_tid_address)
+SYSCALL_DEFINE1(set_tid_address, uint64_t, tidptr)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	current->clear_child_tid = a0;
+	current->clear_child_tid = tidptr;
 	return current->pid;
 }
 
-SYSCALL(uname)
+SYSCALL_DEFINE1(uname, uint64_t, name)
 {
 	static const struct utsname u = {
 		.sysname = UTS_SYSNAME,
@@ -70,53 +64,47 @@ SYSCALL(uname)
 		.domainname = "(none)",
 	};
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return copy_to_user(a0, &u, sizeof(u));
+	return copy_to_user(name, &u, sizeof(u));
 }
 
-SYSCALL(sched_yield)
+SYSCALL_DEFINE0(sched_yield)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	schedule();
 	return 0;
 }
 
-SYSCALL(sched_getaffinity)
+SYSCALL_DEFINE3(sched_getaffinity, uint64_t, pid, uint64_t, len, uint64_t, user_mask_ptr)
 {
 	uint64_t mask = 1; /* CPU 0 */
 
-	(void)a3, (void)a4, (void)a5;
-	if (a0 && !task_find((int)a0))
+	if (pid && !task_find((int)pid))
 		return -ESRCH;
-	if (a1 < sizeof(mask) || (a1 & (sizeof(mask) - 1)))
+	if (len < sizeof(mask) || (len & (sizeof(mask) - 1)))
 		return -EINVAL;
-	return copy_to_user(a2, &mask, sizeof(mask)) ?: (long)sizeof(mask);
+	return copy_to_user(user_mask_ptr, &mask, sizeof(mask)) ?: (long)sizeof(mask);
 }
 
-SYSCALL(umask)
+SYSCALL_DEFINE1(umask, uint64_t, mask)
 {
 	uint32_t old = current->umask;
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	current->umask = a0 & 0777;
+	current->umask = mask & 0777;
 	return old;
 }
 
-SYSCALL(enosys)
+SYSCALL_DEFINE0(enosys)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return -ENOSYS;
 }
 
 /* One CPU: a mask must include CPU 0 (Linux: EINVAL when no allowed CPU is online). */
-SYSCALL(sched_setaffinity)
+SYSCALL_DEFINE3(sched_setaffinity, uint64_t, pid, uint64_t, len, uint64_t, user_mask_ptr)
 {
 	uint64_t mask = 0;
 
-	(void)a3, (void)a4, (void)a5;
-	if (a0 && !task_find((int)a0))
+	if (pid && !task_find((int)pid))
 		return -ESRCH;
-	if (copy_from_user(&mask, a2, a1 < sizeof(mask) ? a1 : sizeof(mask)))
+	if (copy_from_user(&mask, user_mask_ptr, len < sizeof(mask) ? len : sizeof(mask)))
 		return -EFAULT;
 	return (mask & 1) ? 0 : -EINVAL;
 }

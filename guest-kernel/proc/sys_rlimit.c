@@ -211,36 +211,33 @@ long acct_rusage_to_user(const struct acct_sum *s, uint64_t uaddr)
 	return copy_to_user(uaddr, &ru, sizeof(ru));
 }
 
-SYSCALL(getrusage)
+SYSCALL_DEFINE2(getrusage, int, who, uint64_t, ru)
 {
 	struct acct_sum s = {0};
-	int who = (int)a0;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (who == RUSAGE_THREAD)
 		thread_sum(current, &s);
 	else if (who == RUSAGE_SELF || who == RUSAGE_CHILDREN)
 		acct_process(current->group_leader, who == RUSAGE_SELF, who == RUSAGE_CHILDREN, &s);
 	else
 		return -EINVAL;
-	return acct_rusage_to_user(&s, a1);
+	return acct_rusage_to_user(&s, ru);
 }
 
 /* times(buf): clock ticks (USER_HZ) used; returns ticks since boot. */
-SYSCALL(times)
+SYSCALL_DEFINE1(times, uint64_t, tbuf)
 {
 	struct acct_sum self, kids;
 	uint64_t tms[4];
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0) {
+	if (tbuf) {
 		acct_process(current->group_leader, true, false, &self);
 		acct_process(current->group_leader, false, true, &kids);
 		tms[0] = self.utime_ns / NSEC_PER_TICK;
 		tms[1] = self.stime_ns / NSEC_PER_TICK;
 		tms[2] = kids.utime_ns / NSEC_PER_TICK;
 		tms[3] = kids.stime_ns / NSEC_PER_TICK;
-		if (copy_to_user(a0, tms, sizeof(tms)))
+		if (copy_to_user(tbuf, tms, sizeof(tms)))
 			return -EFAULT;
 	}
 	return (long)(time_monotonic_ns() / NSEC_PER_TICK);
@@ -281,58 +278,55 @@ static long do_prlimit(struct task *t, unsigned res, const struct rlimit64 *nl,
 	return 0;
 }
 
-SYSCALL(getrlimit)
+SYSCALL_DEFINE2(getrlimit, unsigned, resource, uint64_t, rlim)
 {
 	struct rlimit64 old;
 	long err;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	err = do_prlimit(current, (unsigned)a0, 0, &old);
-	return err ?: copy_to_user(a1, &old, sizeof(old));
+	err = do_prlimit(current, resource, 0, &old);
+	return err ?: copy_to_user(rlim, &old, sizeof(old));
 }
 
 /* i386 ugetrlimit (191): two u32, anything above 0xffffffff (COMPAT_RLIM_INFINITY) clamped. */
-SYSCALL(c32_ugetrlimit)
+COMPAT_SYSCALL_DEFINE2(ugetrlimit, unsigned, resource, uint64_t, rlim)
 {
 	struct rlimit64 old;
 	uint32_t r[2];
 	long err;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	err = do_prlimit(current, (unsigned)a0, 0, &old);
+	err = do_prlimit(current, resource, 0, &old);
 	if (err)
 		return err;
 	r[0] = old.cur > UINT32_MAX ? UINT32_MAX : (uint32_t)old.cur;
 	r[1] = old.max > UINT32_MAX ? UINT32_MAX : (uint32_t)old.max;
-	return copy_to_user(a1, r, sizeof(r));
+	return copy_to_user(rlim, r, sizeof(r));
 }
 
-SYSCALL(setrlimit)
+SYSCALL_DEFINE2(setrlimit, unsigned, resource, uint64_t, rlim)
 {
 	struct rlimit64 nl;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (copy_from_user(&nl, a1, sizeof(nl)))
+	if (copy_from_user(&nl, rlim, sizeof(nl)))
 		return -EFAULT;
-	return do_prlimit(current, (unsigned)a0, &nl, 0);
+	return do_prlimit(current, resource, &nl, 0);
 }
 
 /* prlimit64(pid, resource, new, old) */
-SYSCALL(prlimit64)
+SYSCALL_DEFINE4(prlimit64, uint64_t, pid, unsigned, resource, uint64_t, new_rlim, uint64_t,
+		old_rlim)
 {
 	struct rlimit64 nl, old;
-	struct task *t = a0 ? task_find((int)a0) : current;
+	struct task *t = pid ? task_find((int)pid) : current;
 	long err;
 
-	(void)a4, (void)a5;
-	if (a2 && copy_from_user(&nl, a2, sizeof(nl)))
+	if (new_rlim && copy_from_user(&nl, new_rlim, sizeof(nl)))
 		return -EFAULT;
 	if (!t)
 		return -ESRCH;
 	if (!may_change(t))
 		return -EPERM;
-	err = do_prlimit(t, (unsigned)a1, a2 ? &nl : 0, a3 ? &old : 0);
-	if (!err && a3 && copy_to_user(a3, &old, sizeof(old)))
+	err = do_prlimit(t, resource, new_rlim ? &nl : 0, old_rlim ? &old : 0);
+	if (!err && old_rlim && copy_to_user(old_rlim, &old, sizeof(old)))
 		return -EFAULT;
 	return err;
 }
@@ -359,12 +353,11 @@ static bool task_live(const struct task *t)
 }
 
 /* getpriority: 20 - the lowest nice value found (Linux's biased return), or -ESRCH. */
-SYSCALL(getpriority)
+SYSCALL_DEFINE2(getpriority, int, which, int, who)
 {
-	int which = (int)a0, who = (int)a1, best = NICE_MAX + 1;
+	int best = NICE_MAX + 1;
 	unsigned i;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (which < PRIO_PROCESS || which > PRIO_USER)
 		return -EINVAL;
 	for (i = 0; i < task_slots; i++) {
@@ -376,13 +369,11 @@ SYSCALL(getpriority)
 	return best > NICE_MAX ? -ESRCH : 20 - best;
 }
 
-SYSCALL(setpriority)
+SYSCALL_DEFINE3(setpriority, int, which, int, who, int, nice)
 {
-	int which = (int)a0, who = (int)a1, nice = (int)a2;
 	long err = -ESRCH;
 	unsigned i;
 
-	(void)a3, (void)a4, (void)a5;
 	if (which < PRIO_PROCESS || which > PRIO_USER)
 		return -EINVAL;
 	if (nice < NICE_MIN)

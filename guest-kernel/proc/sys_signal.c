@@ -27,21 +27,20 @@ static bool sig_valid(int64_t sig)
 	return sig >= 1 && sig <= NSIG;
 }
 
-SYSCALL(rt_sigaction)
+SYSCALL_DEFINE4(rt_sigaction, int64_t, signum, uint64_t, uact, uint64_t, oact, uint64_t, sigsetsize)
 {
-	int sig = (int)a0;
+	int sig = (int)signum;
 	struct k_sigaction act, old, *ka;
 
-	(void)a4, (void)a5;
-	if (a3 != SIGSET_SIZE)
+	if (sigsetsize != SIGSET_SIZE)
 		return -EINVAL;
-	if (a1 && copy_from_user(&act, a1, sizeof(act)))
+	if (uact && copy_from_user(&act, uact, sizeof(act)))
 		return -EFAULT;
-	if (!sig_valid((int64_t)a0) || (a1 && (SIG_KERNEL_ONLY & SIGBIT(sig))))
+	if (!sig_valid(signum) || (uact && (SIG_KERNEL_ONLY & SIGBIT(sig))))
 		return -EINVAL;
 	ka = &current->sighand->action[sig - 1];
 	old = *ka;
-	if (a1) {
+	if (uact) {
 		/* Unknown flags read back as 0, so programs can probe for support. */
 		act.flags &= SA_UAPI_FLAGS;
 		act.mask &= ~SIG_KERNEL_ONLY;
@@ -50,45 +49,43 @@ SYSCALL(rt_sigaction)
 	}
 	/* Kernel-only bits (SA_IA32_ABI) read back as 0, as Linux's do_sigaction masks them. */
 	old.flags &= SA_UAPI_FLAGS;
-	if (a2 && copy_to_user(a2, &old, sizeof(old)))
+	if (oact && copy_to_user(oact, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
 
-SYSCALL(rt_sigprocmask)
+SYSCALL_DEFINE4(rt_sigprocmask, uint64_t, how, uint64_t, nset, uint64_t, oset, uint64_t, sigsetsize)
 {
 	struct task *t = current;
 	uint64_t set, old = t->sig.blocked;
 
-	(void)a4, (void)a5;
-	if (a3 != SIGSET_SIZE)
+	if (sigsetsize != SIGSET_SIZE)
 		return -EINVAL;
-	if (a1) {
-		if (copy_from_user(&set, a1, sizeof(set)))
+	if (nset) {
+		if (copy_from_user(&set, nset, sizeof(set)))
 			return -EFAULT;
-		if (a0 == SIG_BLOCK)
+		if (how == SIG_BLOCK)
 			set |= old;
-		else if (a0 == SIG_UNBLOCK)
+		else if (how == SIG_UNBLOCK)
 			set = old & ~set;
-		else if (a0 != SIG_SETMASK)
+		else if (how != SIG_SETMASK)
 			return -EINVAL;
 		/* A newly unblocked pending signal is delivered on this syscall's way out. */
 		signal_set_blocked(t, set);
 	}
-	if (a2 && copy_to_user(a2, &old, sizeof(old)))
+	if (oset && copy_to_user(oset, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
 
-SYSCALL(rt_sigpending)
+SYSCALL_DEFINE2(rt_sigpending, uint64_t, uset, uint64_t, sigsetsize)
 {
 	struct task *t = current;
 	uint64_t set = (t->sig.pending.set | t->sighand->shared.set) & t->sig.blocked;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a1 > SIGSET_SIZE)
+	if (sigsetsize > SIGSET_SIZE)
 		return -EINVAL;
-	return copy_to_user(a0, &set, a1) ? -EFAULT : 0;
+	return copy_to_user(uset, &set, sigsetsize) ? -EFAULT : 0;
 }
 
 /* Sleeps until a signal is deliverable; the syscall then restarts unless a handler runs. */
@@ -102,29 +99,28 @@ static long wait_for_signal(struct task *t)
 	return -ERESTARTNOHAND;
 }
 
-SYSCALL(rt_sigsuspend)
+SYSCALL_DEFINE2(rt_sigsuspend, uint64_t, unewset, uint64_t, sigsetsize)
 {
 	struct task *t = current;
 	uint64_t mask;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a1 != SIGSET_SIZE)
+	if (sigsetsize != SIGSET_SIZE)
 		return -EINVAL;
-	if (copy_from_user(&mask, a0, sizeof(mask)))
+	if (copy_from_user(&mask, unewset, sizeof(mask)))
 		return -EFAULT;
 	t->sig.saved_blocked = t->sig.blocked;
 	signal_set_blocked(t, mask);
 	return wait_for_signal(t);
 }
 
-SYSCALL(pause)
+SYSCALL_DEFINE0(pause)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	current->sig.saved_blocked = current->sig.blocked;
 	return wait_for_signal(current);
 }
 
-SYSCALL(rt_sigtimedwait)
+SYSCALL_DEFINE4(rt_sigtimedwait, uint64_t, uthese, uint64_t, uinfo, uint64_t, uts, uint64_t,
+		sigsetsize)
 {
 	struct task *t = current;
 	struct timespec_user ts;
@@ -133,14 +129,13 @@ SYSCALL(rt_sigtimedwait)
 	bool timed = false;
 	int sig, r = 0;
 
-	(void)a4, (void)a5;
-	if (a3 != SIGSET_SIZE)
+	if (sigsetsize != SIGSET_SIZE)
 		return -EINVAL;
-	if (copy_from_user(&these, a0, sizeof(these)))
+	if (copy_from_user(&these, uthese, sizeof(these)))
 		return -EFAULT;
 	these &= ~SIG_KERNEL_ONLY;
-	if (a2) {
-		if (copy_from_user(&ts, a2, sizeof(ts)))
+	if (uts) {
+		if (copy_from_user(&ts, uts, sizeof(ts)))
 			return -EFAULT;
 		if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (int64_t)NSEC_PER_SEC)
 			return -EINVAL;
@@ -161,47 +156,44 @@ SYSCALL(rt_sigtimedwait)
 	}
 	if (!sig)
 		return timed && (!deadline || r == -ETIMEDOUT) ? -EAGAIN : -EINTR;
-	if (a1) {
+	if (uinfo) {
 		struct el_siginfo si;
 
 		signal_siginfo_user(&si, &info);
-		if (copy_to_user(a1, &si, sizeof(si)))
+		if (copy_to_user(uinfo, &si, sizeof(si)))
 			return -EFAULT;
 	}
 	return sig;
 }
 
-SYSCALL(sigaltstack)
+SYSCALL_DEFINE2(sigaltstack, uint64_t, uss, uint64_t, uoss)
 {
 	struct task *t = current;
 	uint64_t sp = task_user_frame(t)->rsp;
 	struct el_stack ss, old;
 	int err;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0 && copy_from_user(&ss, a0, sizeof(ss)))
+	if (uss && copy_from_user(&ss, uss, sizeof(ss)))
 		return -EFAULT;
 	sigframe_altstack_get(&t->sig.altstack, sp, &old);
-	if (a0) {
+	if (uss) {
 		err = sigframe_altstack_set(&t->sig.altstack, sp, &ss, MINSIGSTKSZ);
 		if (err)
 			return err;
 	}
-	if (a1 && copy_to_user(a1, &old, sizeof(old)))
+	if (uoss && copy_to_user(uoss, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
 
-SYSCALL(rt_sigreturn)
+SYSCALL_DEFINE0(rt_sigreturn)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return signal_sigreturn(task_user_frame(current));
 }
 
 /* No restart blocks are kept: a restarted sleep ends with EINTR (Linux's default). */
-SYSCALL(restart_syscall)
+SYSCALL_DEFINE0(restart_syscall)
 {
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return -EINTR;
 }
 
@@ -239,31 +231,29 @@ static long kill_all(int sig)
 	return found ? 0 : -ESRCH;
 }
 
-SYSCALL(kill)
+SYSCALL_DEFINE2(kill, int32_t, pid, int32_t, sig)
 {
-	int64_t pid = (int64_t)(int32_t)a0, sig = (int64_t)(int32_t)a1;
 	struct ksiginfo info;
 	struct task *p;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (sig < 0 || sig > NSIG)
 		return -EINVAL;
-	info = user_info((int)sig, SI_USER);
+	info = user_info(sig, SI_USER);
 	if (pid == -1)
-		return kill_all((int)sig);
+		return kill_all(sig);
 	if (pid == INT32_MIN)
 		return -ESRCH;
 	if (pid <= 0)
-		return jobctl_kill_pgrp(pid ? (int)-pid : proc_job(current)->pgid, (int)sig, &info,
+		return jobctl_kill_pgrp(pid ? -pid : proc_job(current)->pgid, sig, &info,
 					true);
-	p = task_find((int)pid);
+	p = task_find(pid);
 	if (!p)
 		return -ESRCH;
-	if (!may_kill(p, (int)sig))
+	if (!may_kill(p, sig))
 		return -EPERM;
 	if (!sig)
 		return 0;
-	return signal_send(p, (int)sig, &info, true);
+	return signal_send(p, sig, &info, true);
 }
 
 /* tkill and tgkill (Linux do_send_specific): tgid 0 means any process. */
@@ -301,66 +291,55 @@ static long queued_info(int sig, uint64_t uinfo, bool self, struct ksiginfo *k)
 }
 
 /* rt_sigqueueinfo(tgid, sig, siginfo_t *) */
-SYSCALL(rt_sigqueueinfo)
+SYSCALL_DEFINE3(rt_sigqueueinfo, int32_t, tgid, int32_t, sig, uint64_t, uinfo)
 {
-	int64_t tgid = (int64_t)(int32_t)a0, sig = (int64_t)(int32_t)a1;
-	struct task *p = task_find((int)tgid);
+	struct task *p = task_find(tgid);
 	struct ksiginfo info;
 	long err;
 
-	(void)a3, (void)a4, (void)a5;
 	if (!p || p->tgid != tgid)
 		return -ESRCH;
-	err = queued_info((int)sig, a2, task_same_group(p, current), &info);
+	err = queued_info(sig, uinfo, task_same_group(p, current), &info);
 	if (err)
 		return err;
 	if (sig < 0 || sig > NSIG)
 		return -EINVAL;
-	if (!may_kill(p, (int)sig))
+	if (!may_kill(p, sig))
 		return -EPERM;
-	return sig ? signal_send(p, (int)sig, &info, true) : 0;
+	return sig ? signal_send(p, sig, &info, true) : 0;
 }
 
 /* rt_tgsigqueueinfo(tgid, tid, sig, siginfo_t *) */
-SYSCALL(rt_tgsigqueueinfo)
+SYSCALL_DEFINE4(rt_tgsigqueueinfo, int32_t, tgid, int32_t, tid, int32_t, sig, uint64_t, uinfo)
 {
-	int64_t tgid = (int64_t)(int32_t)a0, tid = (int64_t)(int32_t)a1;
-	int64_t sig = (int64_t)(int32_t)a2;
-	struct task *t = task_find((int)tid);
+	struct task *t = task_find(tid);
 	struct ksiginfo info;
 	long err;
 
-	(void)a4, (void)a5;
 	if (tgid <= 0 || tid <= 0)
 		return -EINVAL;
 	if (!t || t->tgid != tgid)
 		return -ESRCH;
-	err = queued_info((int)sig, a3, task_same_group(t, current), &info);
+	err = queued_info(sig, uinfo, task_same_group(t, current), &info);
 	if (err)
 		return err;
 	if (sig < 0 || sig > NSIG)
 		return -EINVAL;
-	if (!may_kill(t, (int)sig))
+	if (!may_kill(t, sig))
 		return -EPERM;
-	return sig ? signal_send(t, (int)sig, &info, false) : 0;
+	return sig ? signal_send(t, sig, &info, false) : 0;
 }
 
-SYSCALL(tkill)
+SYSCALL_DEFINE2(tkill, int32_t, tid, int32_t, sig)
 {
-	int64_t tid = (int64_t)(int32_t)a0;
-
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	if (tid <= 0)
 		return -EINVAL;
-	return send_specific(0, tid, (int64_t)(int32_t)a1);
+	return send_specific(0, tid, sig);
 }
 
-SYSCALL(tgkill)
+SYSCALL_DEFINE3(tgkill, int32_t, tgid, int32_t, tid, int32_t, sig)
 {
-	int64_t tgid = (int64_t)(int32_t)a0, tid = (int64_t)(int32_t)a1;
-
-	(void)a3, (void)a4, (void)a5;
 	if (tgid <= 0 || tid <= 0)
 		return -EINVAL;
-	return send_specific(tgid, tid, (int64_t)(int32_t)a2);
+	return send_specific(tgid, tid, sig);
 }

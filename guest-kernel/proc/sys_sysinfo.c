@@ -31,12 +31,11 @@ struct linux_sysinfo {
 };
 _Static_assert(sizeof(struct linux_sysinfo) == 112, "struct sysinfo layout (x86-64)");
 
-SYSCALL(sysinfo)
+SYSCALL_DEFINE1(sysinfo, uint64_t, info)
 {
 	struct linux_sysinfo si = {0};
 	unsigned procs = 0;
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	for (unsigned i = 0; i < task_slots; i++)
 		procs += task_table[i].state != TASK_UNUSED && task_table[i].state != TASK_DEAD;
 	si.uptime = (int64_t)(time_monotonic_ns() / 1000000000u);
@@ -44,5 +43,5 @@ SYSCALL(sysinfo)
 	si.freeram = (frame_stats.total - frame_stats.in_use) * PAGE_BYTES;
 	si.procs = (uint16_t)procs;
 	si.mem_unit = 1;
-	return copy_to_user(a0, &si, sizeof(si));
+	return copy_to_user(info, &si, sizeof(si));
 }

@@ -135,23 +135,21 @@ static long wait_common(int pid, uint32_t options, struct wait_result *res)
 }
 
 /* wait4(pid, int *wstatus, int options, struct rusage *ru) */
-SYSCALL(wait4)
+SYSCALL_DEFINE4(wait4, int, pid, uint64_t, wstatus, uint32_t, options, uint64_t, rusage)
 {
 	struct wait_result res = {0};
-	uint32_t options = (uint32_t)a2;
 	long r;
 
-	(void)a4, (void)a5;
 	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WNOTHREAD | __WALL | __WCLONE))
 		return -EINVAL;
-	if ((int)a0 == INT32_MIN)
+	if (pid == INT32_MIN)
 		return -ESRCH;
-	r = wait_common((int)a0, options | WEXITED, &res);
+	r = wait_common(pid, options | WEXITED, &res);
 	if (r <= 0)
 		return r;
-	if (a1 && copy_to_user(a1, &res.wstatus, sizeof(res.wstatus)))
+	if (wstatus && copy_to_user(wstatus, &res.wstatus, sizeof(res.wstatus)))
 		return -EFAULT;
-	if (a3 && acct_rusage_to_user(&res.ru, a3))
+	if (rusage && acct_rusage_to_user(&res.ru, rusage))
 		return -EFAULT;
 	return res.pid;
 }
@@ -165,34 +163,33 @@ struct waitid_info {
 _Static_assert(sizeof(struct waitid_info) == 128, "siginfo_t is 128 bytes");
 
 /* waitid(idtype, id, siginfo_t *info, int options, struct rusage *ru) */
-SYSCALL(waitid)
+SYSCALL_DEFINE5(waitid, uint64_t, which, int, upid, uint64_t, infop, uint32_t, options, uint64_t,
+		rusage)
 {
 	struct wait_result res = {0};
 	struct waitid_info info = {0};
-	uint32_t options = (uint32_t)a3;
 	int pid;
 	long r;
 
-	(void)a5;
 	if (options & ~(WNOHANG | WSTOPPED | WEXITED | WCONTINUED | WNOWAIT | __WNOTHREAD |
 			__WALL | __WCLONE))
 		return -EINVAL;
 	if (!(options & (WEXITED | WSTOPPED | WCONTINUED)))
 		return -EINVAL;
-	switch (a0) {
+	switch (which) {
 	case P_ALL:
 		pid = -1;
 		break;
 	case P_PID:
-		if ((int)a1 <= 0)
+		if (upid <= 0)
 			return -EINVAL;
-		pid = (int)a1;
+		pid = upid;
 		break;
 	case P_PGID:
 		/* 0: the caller's own group (Linux 5.4 on). */
-		if ((int)a1 < 0)
+		if (upid < 0)
 			return -EINVAL;
-		pid = (int)a1 ? WAIT_PGID((int)a1) : 0;
+		pid = upid ? WAIT_PGID(upid) : 0;
 		break;
 	default:
 		return -EINVAL;
@@ -200,7 +197,7 @@ SYSCALL(waitid)
 	r = wait_common(pid, options, &res);
 	if (r < 0)
 		return r;
-	if (a4 && acct_rusage_to_user(&res.ru, a4))
+	if (rusage && acct_rusage_to_user(&res.ru, rusage))
 		return -EFAULT;
 	if (r > 0) {
 		int sig = res.wstatus & 0x7f;
@@ -224,7 +221,7 @@ SYSCALL(waitid)
 		}
 	}
 	/* WNOHANG with nothing to report: Linux zeroes si_pid and si_signo. */
-	if (a2 && copy_to_user(a2, &info, sizeof(info)))
+	if (infop && copy_to_user(infop, &info, sizeof(info)))
 		return -EFAULT;
 	return 0;
 }

@@ -102,16 +102,15 @@ static long region_end(void)
  * Never inlined nor cloned: the OUT labels above must exist once, and
  * region_whole_begin/_end call this too.
  */
-__attribute__((noipa)) SYSCALL(el_region)
+__attribute__((noipa)) SYSCALL_DEFINE2(el_region, uint64_t, op, uint64_t, arg)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0 == EL_REGION_QUERY)
+	if (op == EL_REGION_QUERY)
 		return 0;
-	if (a0 == EL_REGION_BEGIN)
-		return markers_off ? 0 : region_begin(a1);
-	if (a0 == end_op)
+	if (op == EL_REGION_BEGIN)
+		return markers_off ? 0 : region_begin(arg);
+	if (op == end_op)
 		return region_end();
-	if (a0 == EL_REGION_END)
+	if (op == EL_REGION_END)
 		return 0; /* markers_off */
 	return -EINVAL;
 }

@@ -86,11 +86,10 @@ static __attribute__((noinline)) long syscall_unknown(const struct trap_frame *t
 }
 
 /* The table's filler: the number is the frame's orig RAX, saved on every entry. */
-SYSCALL(ni_syscall)
+SYSCALL_DEFINE0(ni_syscall)
 {
 	const struct trap_frame *tf = task_user_frame(current);
 
-	(void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	return syscall_unknown(tf, (uint32_t)tf->error);
 }
 

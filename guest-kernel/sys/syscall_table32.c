@@ -3,9 +3,10 @@
  * include/entrylab/syscall_nr32.h), for int $0x80 (from any code segment:
  * Linux uses this table whatever the CS), compat SYSCALL and SYSENTER
  * (arch/x86_64/entry/entry_compat.S, dispatched by sys/syscall32.c).
- * Same handler shape as syscall_table (SYSCALL(name): six uint64_t), called
- * with EBX ECX EDX ESI EDI EBP zero-extended; the result is sign-extended
- * into RAX, of which user mode sees EAX.
+ * Same handler shape as syscall_table (syscall_fn, sys/syscalls.h; the
+ * wrappers here are COMPAT_SYSCALL_DEFINEn), called with EBX ECX EDX ESI
+ * EDI EBP zero-extended; the result is sign-extended into RAX, of which
+ * user mode sees EAX.
  *
  * In: the calls below.  Most reuse the 64-bit handler, where the i386 ABI
  * passes the same things: pointers to the same layouts (char strings, int
@@ -49,10 +50,14 @@ static inline uint64_t sx32(uint64_t v)
 	return (uint64_t)(int64_t)(int32_t)v;
 }
 
-/* Arguments whose bit is set in mask are sign-extended (bit 0: the first). */
-#define SX_ARG(n, mask) (((mask) >> (n)) & 1 ? sx32(a##n) : a##n)
+/*
+ * SX(name, mask): sys_c32_<name>, the 64-bit handler with the arguments
+ * whose bit is set in mask sign-extended (bit 0: the first); a register
+ * shim (sys/syscalls.h) that passes all six registers on.
+ */
+#define SX_ARG(n, mask) (((mask) >> (n)) & 1 ? sx32(sc_r##n) : sc_r##n)
 #define SX(name, mask)                                                                     \
-	static SYSCALL(c32_##name)                                                         \
+	static long sys_c32_##name(SC_REGS)                                                \
 	{                                                                                  \
 		return sys_##name(SX_ARG(0, mask), SX_ARG(1, mask), SX_ARG(2, mask),       \
 				  SX_ARG(3, mask), SX_ARG(4, mask), SX_ARG(5, mask));      \
@@ -69,22 +74,21 @@ SX(renameat, 5) SX(renameat2, 5) SX(linkat, 5) SX(symlinkat, 2) SX(readlinkat, 1
 SX(fchmodat, 1) SX(faccessat, 1) SX(faccessat2, 1) SX(statx, 1) SX(utimensat, 1)
 SX(wait4, 1) SX(poll, 4) SX(clock_gettime, 1) SX(clock_getres, 1) SX(clock_nanosleep, 1)
 
-static SYSCALL(c32_mmap2)
+/* mmap2(addr, len, prot, flags, fd, pgoff) */
+static COMPAT_SYSCALL_DEFINE6(mmap2, uint64_t, addr, uint64_t, len, uint64_t, prot, uint32_t,
+			      flags, int, fd, uint64_t, pgoff)
 {
-	uint32_t flags = (uint32_t)a3;
-
 	if (!(flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)))
 		flags |= MAP_32BIT;
-	return sys_mmap(a0, a1, a2, flags, sx32(a4), a5 << PAGE_SHIFT_MMAP2);
+	return sys_mmap(addr, len, prot, flags, fd, pgoff << PAGE_SHIFT_MMAP2);
 }
 
 /* old_mmap(struct { u32 addr, len, prot, flags, fd, offset } *) */
-static SYSCALL(c32_old_mmap)
+static COMPAT_SYSCALL_DEFINE1(old_mmap, uint64_t, arg)
 {
 	uint32_t m[6];
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	if (copy_from_user(m, a0, sizeof(m)))
+	if (copy_from_user(m, arg, sizeof(m)))
 		return -EFAULT;
 	if (m[5] & ((1u << PAGE_SHIFT_MMAP2) - 1))
 		return -EINVAL;
@@ -92,68 +96,63 @@ static SYSCALL(c32_old_mmap)
 }
 
 /* _llseek(fd, offset_high, offset_low, loff_t *result, whence) */
-static SYSCALL(c32_llseek)
+static COMPAT_SYSCALL_DEFINE5(llseek, int, fd, uint64_t, offset_high, uint32_t, offset_low,
+			      uint64_t, result, uint64_t, whence)
 {
-	long r = sys_lseek(sx32(a0), a1 << 32 | (uint32_t)a2, a4, 0, 0, 0);
+	long r = sys_lseek(fd, offset_high << 32 | offset_low, whence, 0, 0, 0);
 
-	(void)a5;
 	if (r < 0)
 		return r;
-	return put_user_u64_checked(a3, (uint64_t)r) ? -EFAULT : 0;
+	return put_user_u64_checked(result, (uint64_t)r) ? -EFAULT : 0;
 }
 
 /* The 64-bit values i386 passes as (low, high) register pairs. */
-static SYSCALL(c32_pread64)
+static COMPAT_SYSCALL_DEFINE5(pread64, int, fd, uint64_t, buf, uint64_t, count, uint32_t, pos_lo,
+			      uint64_t, pos_hi)
 {
-	(void)a5;
-	return sys_pread64(sx32(a0), a1, a2, a4 << 32 | (uint32_t)a3, 0, 0);
+	return sys_pread64(fd, buf, count, pos_hi << 32 | pos_lo, 0, 0);
 }
 
-static SYSCALL(c32_pwrite64)
+static COMPAT_SYSCALL_DEFINE5(pwrite64, int, fd, uint64_t, buf, uint64_t, count, uint32_t, pos_lo,
+			      uint64_t, pos_hi)
 {
-	(void)a5;
-	return sys_pwrite64(sx32(a0), a1, a2, a4 << 32 | (uint32_t)a3, 0, 0);
+	return sys_pwrite64(fd, buf, count, pos_hi << 32 | pos_lo, 0, 0);
 }
 
-static SYSCALL(c32_truncate64)
+static COMPAT_SYSCALL_DEFINE3(truncate64, uint64_t, path, uint32_t, length_lo, uint64_t,
+			      length_hi)
 {
-	(void)a3, (void)a4, (void)a5;
-	return sys_truncate(a0, a2 << 32 | (uint32_t)a1, 0, 0, 0, 0);
+	return sys_truncate(path, length_hi << 32 | length_lo, 0, 0, 0, 0);
 }
 
-static SYSCALL(c32_ftruncate64)
+static COMPAT_SYSCALL_DEFINE3(ftruncate64, int, fd, uint32_t, length_lo, uint64_t, length_hi)
 {
-	(void)a3, (void)a4, (void)a5;
-	return sys_ftruncate(sx32(a0), a2 << 32 | (uint32_t)a1, 0, 0, 0, 0);
+	return sys_ftruncate(fd, length_hi << 32 | length_lo, 0, 0, 0, 0);
 }
 
 /* time(old_time32_t *tloc) */
-static SYSCALL(c32_time)
+static COMPAT_SYSCALL_DEFINE1(time, uint64_t, tloc)
 {
 	long t = sys_time(0, 0, 0, 0, 0, 0);
 	uint32_t t32 = (uint32_t)t;
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	if (t >= 0 && a0 && copy_to_user(a0, &t32, sizeof(t32)))
+	if (t >= 0 && tloc && copy_to_user(tloc, &t32, sizeof(t32)))
 		return -EFAULT;
 	return (int32_t)t32;
 }
 
 /* waitpid(pid, int *status, options) = wait4(pid, status, options, NULL) */
-static SYSCALL(c32_waitpid)
+static COMPAT_SYSCALL_DEFINE3(waitpid, int, pid, uint64_t, wstatus, uint64_t, options)
 {
-	(void)a3, (void)a4, (void)a5;
-	return sys_wait4(sx32(a0), a1, a2, 0, 0, 0);
+	return sys_wait4(pid, wstatus, options, 0, 0, 0);
 }
 
-static SYSCALL(c32_fcntl)
+static COMPAT_SYSCALL_DEFINE3(fcntl, int, fd, uint32_t, cmd, uint64_t, arg)
 {
-	uint32_t cmd = (uint32_t)a1;
-
 	if ((cmd >= F_GETLK && cmd <= F_SETLKW) || (cmd >= F_GETLK64 && cmd <= F_SETLKW64) ||
 	    (cmd >= F_OFD_GETLK && cmd <= F_OFD_SETLKW))
 		return -EINVAL;
-	return sys_fcntl(sx32(a0), a1, a2, a3, a4, a5);
+	return sys_fcntl(fd, cmd, arg, 0, 0, 0);
 }
 
 #define NR32(name) [EL_NR32_##name]

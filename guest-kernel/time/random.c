@@ -128,13 +128,11 @@ const char *random_source(void)
 }
 
 /* getrandom(void *buf, size_t len, unsigned flags): len bytes, or fewer when a page faults. */
-SYSCALL(getrandom)
+SYSCALL_DEFINE3(getrandom, uint64_t, buf, uint64_t, count, unsigned, flags)
 {
 	uint8_t chunk[CHUNK];
-	uint64_t len = a1 > GETRANDOM_MAX ? GETRANDOM_MAX : a1, done = 0;
-	unsigned flags = (unsigned)a2;
+	uint64_t len = count > GETRANDOM_MAX ? GETRANDOM_MAX : count, done = 0;
 
-	(void)a3, (void)a4, (void)a5;
 	if (flags & ~(GRND_NONBLOCK | GRND_RANDOM | GRND_INSECURE) ||
 	    (flags & (GRND_RANDOM | GRND_INSECURE)) == (GRND_RANDOM | GRND_INSECURE))
 		return -EINVAL;
@@ -143,7 +141,7 @@ SYSCALL(getrandom)
 		size_t k = len - done < CHUNK ? (size_t)(len - done) : CHUNK;
 
 		random_bytes(chunk, k);
-		if (copy_to_user(a0 + done, chunk, k))
+		if (copy_to_user(buf + done, chunk, k))
 			return done ? (long)done : -EFAULT;
 		done += k;
 	}

@@ -19,25 +19,23 @@ static long put_timespec(uint64_t uaddr, const struct vclock_ts *t)
 }
 
 /* clock_gettime(clockid_t, struct timespec *): the clock id is an int. */
-SYSCALL(clock_gettime)
+SYSCALL_DEFINE2(clock_gettime, int32_t, which_clock, uint64_t, tp)
 {
 	struct vclock_ts t;
-	int err = time_clock_get((int32_t)a0, &t);
+	int err = time_clock_get(which_clock, &t);
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return err ? err : put_timespec(a1, &t);
+	return err ? err : put_timespec(tp, &t);
 }
 
 /* clock_getres(clockid_t, struct timespec *res): res may be NULL. */
-SYSCALL(clock_getres)
+SYSCALL_DEFINE2(clock_getres, int32_t, which_clock, uint64_t, tp)
 {
 	struct vclock_ts r;
-	int err = time_clock_getres((int32_t)a0, &r);
+	int err = time_clock_getres(which_clock, &r);
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (err || !a1)
+	if (err || !tp)
 		return err;
-	return put_timespec(a1, &r);
+	return put_timespec(tp, &r);
 }
 
 /*
@@ -45,23 +43,21 @@ SYSCALL(clock_getres)
  * As Linux, tv is written before tz is looked at: a bad tz still leaves tv
  * written.
  */
-SYSCALL(gettimeofday)
+SYSCALL_DEFINE2(gettimeofday, uint64_t, tv, uint64_t, tz)
 {
-	bool tz_ok = !a1 || user_range_ok(a1, sizeof(struct user_timezone));
+	bool tz_ok = !tz || user_range_ok(tz, sizeof(struct user_timezone));
 	long ret;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0 && !user_range_ok(a0, sizeof(struct user_timeval)))
+	if (tv && !user_range_ok(tv, sizeof(struct user_timeval)))
 		return -EFAULT;
-	ret = time_gettimeofday_checked(a0, tz_ok ? a1 : 0);
+	ret = time_gettimeofday_checked(tv, tz_ok ? tz : 0);
 	return tz_ok ? ret : -EFAULT;
 }
 
 /* time(time_t *tloc): the seconds, also stored when tloc is not NULL. */
-SYSCALL(time)
+SYSCALL_DEFINE1(time, uint64_t, tloc)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0 && !user_range_ok(a0, sizeof(int64_t)))
+	if (tloc && !user_range_ok(tloc, sizeof(int64_t)))
 		return -EFAULT;
-	return time_time_checked(a0);
+	return time_time_checked(tloc);
 }

@@ -101,15 +101,14 @@ static long sleep_on(int32_t clk, uint64_t flags, uint64_t ureq, uint64_t urem)
 }
 
 /* nanosleep(const struct timespec *req, struct timespec *rem) */
-SYSCALL(nanosleep)
+SYSCALL_DEFINE2(nanosleep, uint64_t, rqtp, uint64_t, rmtp)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	return sleep_on(EL_CLOCK_MONOTONIC, 0, a0, a1);
+	return sleep_on(EL_CLOCK_MONOTONIC, 0, rqtp, rmtp);
 }
 
 /* clock_nanosleep(clockid_t, int flags, const struct timespec *req, struct timespec *rem) */
-SYSCALL(clock_nanosleep)
+SYSCALL_DEFINE4(clock_nanosleep, int32_t, which_clock, uint64_t, flags, uint64_t, rqtp, uint64_t,
+		rmtp)
 {
-	(void)a4, (void)a5;
-	return sleep_on((int32_t)a0, a1, a2, a3);
+	return sleep_on(which_clock, flags, rqtp, rmtp);
 }

@@ -6,14 +6,13 @@
 #include "sys/uaccess.h"
 
 /* getcpu(unsigned *cpu, unsigned *node, struct getcpu_cache *unused): NULL pointers are skipped. */
-SYSCALL(getcpu)
+SYSCALL_DEFINE2(getcpu, uint64_t, ucpu, uint64_t, unode)
 {
 	const uint32_t cpu = 0, node = 0;
 
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0 && copy_to_user(a0, &cpu, sizeof(cpu)))
+	if (ucpu && copy_to_user(ucpu, &cpu, sizeof(cpu)))
 		return -EFAULT;
-	if (a1 && copy_to_user(a1, &node, sizeof(node)))
+	if (unode && copy_to_user(unode, &node, sizeof(node)))
 		return -EFAULT;
 	return 0;
 }

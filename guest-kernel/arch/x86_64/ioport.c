@@ -121,14 +121,12 @@ static void bitmap_assign(uint8_t *bits, uint64_t from, uint64_t num, bool allow
 	}
 }
 
-SYSCALL(ioperm)
+SYSCALL_DEFINE3(ioperm, uint64_t, from, uint64_t, num, int, turn_on)
 {
-	uint64_t from = a0, num = a1;
-	bool on = (int)a2 != 0;
+	bool on = turn_on != 0;
 	struct task *t = current;
 	struct io_bitmap *bm = t->arch.io_bitmap;
 
-	(void)a3, (void)a4, (void)a5;
 	if (from + num <= from || from + num > IO_BITMAP_BITS)
 		return -EINVAL;
 	if (on && !capable_rawio())
@@ -163,12 +161,10 @@ SYSCALL(ioperm)
 	return 0;
 }
 
-SYSCALL(iopl)
+SYSCALL_DEFINE1(iopl, uint32_t, level)
 {
-	uint32_t level = (uint32_t)a0;
 	struct task *t = current;
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
 	if (level > 3)
 		return -EINVAL;
 	if (level == t->arch.iopl)

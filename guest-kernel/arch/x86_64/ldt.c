@@ -238,23 +238,22 @@ static long ldt_read_default(uint64_t uptr, uint64_t bytecount)
 	return clear_user(uptr, bytecount) ?: (long)bytecount;
 }
 
-SYSCALL(modify_ldt)
+SYSCALL_DEFINE3(modify_ldt, int, func, uint64_t, ptr, uint64_t, bytecount)
 {
 	long ret;
 
-	(void)a3, (void)a4, (void)a5;
-	switch ((int)a0) {
+	switch (func) {
 	case 0:
-		ret = ldt_read(a1, a2);
+		ret = ldt_read(ptr, bytecount);
 		break;
 	case 1:
-		ret = ldt_write(a1, a2, true);
+		ret = ldt_write(ptr, bytecount, true);
 		break;
 	case 2:
-		ret = ldt_read_default(a1, a2);
+		ret = ldt_read_default(ptr, bytecount);
 		break;
 	case 0x11:
-		ret = ldt_write(a1, a2, false);
+		ret = ldt_write(ptr, bytecount, false);
 		break;
 	default:
 		ret = -ENOSYS;

@@ -19,14 +19,13 @@
 static uint64_t chain_left;
 static bool warned_kernel_hit;
 
-SYSCALL(el_self_ipi)
+SYSCALL_DEFINE2(el_self_ipi, uint64_t, count, uint64_t, flags)
 {
-	(void)a2, (void)a3, (void)a4, (void)a5;
-	if (a0 < 1 || a0 > EL_SELF_IPI_MAX || a1 != 0)
+	if (count < 1 || count > EL_SELF_IPI_MAX || flags != 0)
 		return -EINVAL;
 	if (apic_mode() == APIC_NONE)
 		return -ENODEV;
-	chain_left = a0 - 1;
+	chain_left = count - 1;
 	apic_self_ipi(IRQ_VECTOR_SELF_IPI);
 	return 0;
 }

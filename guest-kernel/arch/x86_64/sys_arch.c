@@ -84,20 +84,17 @@ static long put_u64(uint64_t uaddr, uint64_t v)
 	return copy_to_user(uaddr, &v, sizeof(v));
 }
 
-SYSCALL(arch_prctl)
+SYSCALL_DEFINE2(arch_prctl, int, option, uint64_t, arg2)
 {
-	int option = (int)a0;
-
-	(void)a2, (void)a3, (void)a4, (void)a5;
 	switch (option) {
 	case ARCH_SET_FS:
-		return set_fs(a1);
+		return set_fs(arg2);
 	case ARCH_SET_GS:
-		return set_gs(a1);
+		return set_gs(arg2);
 	case ARCH_GET_FS:
-		return put_u64(a1, rdmsr(MSR_FS_BASE));
+		return put_u64(arg2, rdmsr(MSR_FS_BASE));
 	case ARCH_GET_GS:
-		return put_u64(a1, rdmsr(MSR_KERNEL_GS_BASE));
+		return put_u64(arg2, rdmsr(MSR_KERNEL_GS_BASE));
 	case ARCH_GET_CPUID:
 		return 1;
 	case ARCH_SET_CPUID:
@@ -105,16 +102,16 @@ SYSCALL(arch_prctl)
 	case ARCH_GET_XCOMP_SUPP:
 	case ARCH_GET_XCOMP_PERM:
 	case ARCH_GET_XCOMP_GUEST_PERM:
-		return put_u64(a1, fpu_user_xfeatures());
+		return put_u64(arg2, fpu_user_xfeatures());
 	case ARCH_REQ_XCOMP_PERM:
 	case ARCH_REQ_XCOMP_GUEST_PERM:
-		return a1 >= XFEATURE_MAX ? -EINVAL : -EOPNOTSUPP;
+		return arg2 >= XFEATURE_MAX ? -EINVAL : -EOPNOTSUPP;
 	case ARCH_MAP_VDSO_64:
 		return current->mm->vdso_base ? -EEXIST : -EINVAL;
 	case ARCH_MAP_VDSO_32:
 		if (current->mm->vdso_base)
 			return -EEXIST;
-		return vdso32_map(a1);
+		return vdso32_map(arg2);
 	default:
 		return -EINVAL;
 	}

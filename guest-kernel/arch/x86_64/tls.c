@@ -99,24 +99,22 @@ static long set_tls(struct task *t, uint64_t uptr, bool can_allocate)
 	return 0;
 }
 
-SYSCALL(set_thread_area)
+SYSCALL_DEFINE1(set_thread_area, uint64_t, u_info)
 {
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	return set_tls(current, a0, true);
+	return set_tls(current, u_info, true);
 }
 
-SYSCALL(get_thread_area)
+SYSCALL_DEFINE1(get_thread_area, uint64_t, u_info)
 {
 	struct user_desc u;
 	uint32_t idx;
 
-	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5;
-	if (copy_from_user(&idx, a0 + offsetof(struct user_desc, entry_number), sizeof(idx)))
+	if (copy_from_user(&idx, u_info + offsetof(struct user_desc, entry_number), sizeof(idx)))
 		return -EFAULT;
 	if (idx < GDT_ENTRY_TLS_MIN || idx > GDT_ENTRY_TLS_MAX)
 		return -EINVAL;
 	desc_decode(current->arch.tls[idx - GDT_ENTRY_TLS_MIN], idx, &u);
-	return copy_to_user(a0, &u, sizeof(u)) ? -EFAULT : 0;
+	return copy_to_user(u_info, &u, sizeof(u)) ? -EFAULT : 0;
 }
 
 long tls_set_clone(struct task *child, uint64_t u_info)
