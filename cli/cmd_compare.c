@@ -25,16 +25,9 @@ struct compare_opts {
 
 static int choose_baseline(struct report *r, const char *want)
 {
-	char *end;
-	long k;
-
 	if (!want)
 		return 0;
-	r->base = report_find(r, want);
-	k = strtol(want, &end, 10);
-	if (r->base < 0 && *want && !*end && k >= 1 && k <= (long)r->n)
-		r->base = (int)k - 1;
-	if (r->base >= 0)
+	if ((r->base = report_baseline_find(r, want)) >= 0)
 		return 0;
 	fprintf(stderr, "entrylab compare: --baseline %s names no group; give a number 1..%u or "
 			"one of:", want, r->n);
@@ -46,22 +39,12 @@ static int choose_baseline(struct report *r, const char *want)
 
 static int choose_metrics(struct report *r, const char *list)
 {
-	char *copy, *tok, *save, err[256];
-	int rc = 0;
+	char err[256];
 
-	if (!list) {
-		report_default_metrics(r);
+	if (!report_metric_list(r, list, err, sizeof(err)))
 		return 0;
-	}
-	copy = strdup(list);
-	for (tok = copy ? strtok_r(copy, ", ", &save) : NULL; tok && !rc;
-	     tok = strtok_r(NULL, ", ", &save))
-		if (report_metric(r, tok, NULL, 0, err, sizeof(err))) {
-			fprintf(stderr, "entrylab compare: --metrics: %s\n", err);
-			rc = EL_EXIT_USAGE;
-		}
-	free(copy);
-	return rc;
+	fprintf(stderr, "entrylab compare: --metrics: %s\n", err);
+	return EL_EXIT_USAGE;
 }
 
 static void compare_usage(FILE *f)

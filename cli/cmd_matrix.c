@@ -305,81 +305,26 @@ static double nested_boot_timeout(const struct matrix *m)
 	return matrix_boot_timeout(m);
 }
 
-static bool trace_term(const struct metric_term *t)
+void cmd_matrix_columns(const struct matrix *m, struct report *r, bool quiet)
 {
-	return t->base == MB_ITERATIONS || t->base == MB_TRACE_USER || t->base == MB_TRACE_KERNEL;
-}
+	const struct el_experiment *e = &m->exp;
+	const char *metrics[EXP_MAX_METRICS];
+	char dropped[512];
 
-/*
- * --trace columns: instructions per iteration, kernel and user, then the
- * file's metrics a trace can give.  A trace has no PMU and no timed region
- * (its records' region is null): the other metrics are left out, said once.
- */
-static void trace_metrics(const struct el_experiment *e, struct report *r, bool quiet)
-{
-	char dropped[512] = "", err[256];
-	size_t o = 0;
-	struct metric mt;
-
-	report_metric(r, "trace_kernel", NULL, 0, err, sizeof(err));
-	report_metric(r, "trace_user", NULL, 0, err, sizeof(err));
-	for (unsigned i = 0; i < e->nmetrics; i++) {
-		bool have = false;
-
-		if (metric_parse(e->metrics[i], NULL, 0, &mt, err, sizeof(err)))
-			continue;
-		for (unsigned k = 0; k < r->nm; k++)
-			have = have || !strcmp(r->m[k].label, mt.label);
-		if (trace_term(&mt.num) && trace_term(&mt.den)) {
-			if (!have)
-				report_metric(r, e->metrics[i], NULL, 0, err, sizeof(err));
-		} else if (o < sizeof(dropped)) {
-			o += (size_t)snprintf(dropped + o, sizeof(dropped) - o, "%s%s",
-					      o ? ", " : "", e->metrics[i]);
-		}
+	for (unsigned i = 0; i < e->nmetrics; i++)
+		metrics[i] = e->metrics[i];
+	if (!m->o.trace) {
+		report_experiment_columns(r, metrics, e->nmetrics, e->events);
+		return;
 	}
+	/* A trace has no PMU and no timed region: the metrics it cannot give, said once. */
+	report_trace_columns(r, metrics, e->nmetrics, dropped, sizeof(dropped));
 	if ((dropped[0] || e->events) && !quiet)
 		fprintf(stderr, "entrylab matrix: --trace counts instructions exactly, by "
 				"privilege; it has no PMU events%s%s%s and no timed region, so these "
 				"metrics are left out: %s\n", e->events ? " (" : "",
 			e->events ? e->events : "", e->events ? ")" : "",
 			dropped[0] ? dropped : "none");
-}
-
-void cmd_matrix_columns(const struct matrix *m, struct report *r, bool quiet)
-{
-	const struct el_experiment *e = &m->exp;
-	char err[256];
-
-	if (m->o.trace)
-		trace_metrics(e, r, quiet);
-	for (unsigned i = 0; i < e->nmetrics && !m->o.trace; i++) {
-		const char *events[EL_MAX_COUNTERS];
-		char buf[512], *save, *tok;
-		size_t n = 0;
-
-		snprintf(buf, sizeof(buf), "%s", e->events ? e->events : "");
-		for (tok = strtok_r(buf, ",", &save); tok && n < EL_MAX_COUNTERS;
-		     tok = strtok_r(NULL, ",", &save))
-			events[n++] = tok;
-		report_metric(r, e->metrics[i], events, n, err, sizeof(err));
-	}
-	if (!e->nmetrics && !m->o.trace) {
-		char buf[512], *save, *tok;
-
-		report_default_metrics(r);
-		snprintf(buf, sizeof(buf), "%s", e->events ? e->events : "");
-		/* Requested events get a column even when no run counted them. */
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			bool have = false;
-
-			for (unsigned k = 0; k < r->nm; k++)
-				have = have || !strcmp(r->m[k].num.counter, tok);
-			if (!have)
-				report_metric(r, tok, (const char *const[]){tok}, 1, err,
-					      sizeof(err));
-		}
-	}
 }
 
 static void print_report(const struct matrix *m, struct report *r, const char *output)
