@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "nested.h"
+#include "opt_table.h"
 #include "program.h"
 #include "request.h"
 #include "run.h"
@@ -39,54 +40,97 @@ struct el_cli_trace {
 	struct el_trace_opts opts; /* --listing, --qemu, --top */
 };
 
-/* Options both `run` and `trace` take (getopt values beyond single letters). */
-enum {
-	EL_OPT_JSON = 256,
-	EL_OPT_TIMEOUT,
-	EL_OPT_KERNEL,
-	EL_OPT_EXEC,
-	EL_OPT_GUEST,
-	EL_OPT_REGION,
-	EL_OPT_FILE,
-	EL_OPT_PRIVATE = 300, /* a command's own options start here */
-};
+/*
+ * The rows of the options run and trace share (opt_table.h): one place for
+ * what each does, the help text where both commands say the same.  Their
+ * targets are fields of struct el_cli_run (trace's table works on the
+ * el_cli_trace that begins with one).
+ */
+#define EL_CLI_AT(field) .off = offsetof(struct el_cli_run, field)
+#define EL_CLI_ROW_CPU(h) \
+	{.short_name = 'c', .long_name = "cpu", .arg = "SPEC", .help = (h), \
+	 .kind = EL_OPT_STRING, EL_CLI_AT(req.cpu_spec)}
+#define EL_CLI_ROW_APPEND \
+	{.short_name = 'a', .long_name = "append", .arg = "ARGS", \
+	 .help = "guest kernel command line (entrylab list knobs)", .kind = EL_OPT_STRING, \
+	 EL_CLI_AT(req.append)}
+/* -n; its help ends with EL_CLI_HELP_DIVISOR, -n's second meaning */
+#define EL_CLI_ROW_ITERATIONS(h) \
+	{.short_name = 'n', .long_name = "iterations", .arg = "N", .help = (h), \
+	 .kind = EL_OPT_U64, EL_CLI_AT(req.iterations), .min = 1, .max = UINT64_MAX, \
+	 .bad = "--iterations '%s' is not a positive integer", .fix = "give a count such as -n 100000"}
+#define EL_CLI_HELP_DIVISOR \
+	"With --exec or --region whole: how many iterations the\n" \
+	"program runs, for per-iteration figures (it is not told);\n" \
+	"without -n a whole region gives totals"
+#define EL_CLI_ROW_MEMORY \
+	{.short_name = 'm', .long_name = "memory", .arg = "SIZE", \
+	 .help = "guest memory, e.g. 256M (default 256M)", .kind = EL_OPT_CALL, .fn = cli_opt_memory}
+#define EL_CLI_ROW_OUTPUT(h) \
+	{.short_name = 'o', .long_name = "output", .arg = "FILE", .help = (h), \
+	 .kind = EL_OPT_STRING, EL_CLI_AT(output)}
+#define EL_CLI_ROW_CSV(h) \
+	{.short_name = 'x', .long_name = "field-separator", .arg = "SEP", .help = (h), \
+	 .synopsis = "-x SEP", .kind = EL_OPT_STRING, EL_CLI_AT(csv_sep)}
+#define EL_CLI_ROW_JSON(h) \
+	{.long_name = "json", .help = (h), .kind = EL_OPT_TRUE, EL_CLI_AT(json)}
+/* --timeout; cli_parsed() marks it given */
+#define EL_CLI_ROW_TIMEOUT(h, dflt) \
+	{.long_name = "timeout", .arg = "SEC", .help = (h), .num = (dflt), \
+	 .kind = EL_OPT_SECONDS, EL_CLI_AT(req.timeout_s), .max = 86400, \
+	 .bad = "--timeout '%s' is not a number of seconds in (0, 86400]", \
+	 .fix = "give e.g. --timeout 30"}
+#define EL_CLI_ROW_GUEST \
+	{.long_name = "guest", .arg = "KIND", \
+	 .help = "entrylab (our kernel, default) or linux: a Linux kernel\n" \
+		 "with our /init runs the same program (docs/linux-guest.md)", \
+	 .kind = EL_OPT_CALL, .fn = cli_opt_guest}
+#define EL_CLI_ROW_REGION \
+	{.long_name = "region", .arg = "R", \
+	 .help = "marked: what the program's markers bracket; whole: the\n" \
+		 "whole program, from exec to its exit, children included\n" \
+		 "(as perf stat counts a command).  Default: marked when\n" \
+		 "the program has markers (<entrylab/marker.h>), else whole", \
+	 .kind = EL_OPT_CALL, .fn = cli_opt_region}
+#define EL_CLI_ROW_FILE \
+	{.long_name = "file", .arg = "HOST[=GUEST]", \
+	 .help = "pack a host file, or a directory's tree (links kept),\n" \
+		 "into the guest at GUEST (absolute; default /NAME),\n" \
+		 "modes kept, for the program to open or execve; repeatable", \
+	 .kind = EL_OPT_CALL, .fn = cli_opt_file}
+#define EL_CLI_ROW_KERNEL \
+	{.long_name = "kernel", .arg = "FILE", \
+	 .help = "the kernel to boot: ours by default; with --guest linux\n" \
+		 "an ELF vmlinux or bzImage (default: Debian's, as fetched\n" \
+		 "for the nested runner)", \
+	 .kind = EL_OPT_STRING, EL_CLI_AT(req.kernel)}
+/* --exec FILE: what follows belongs to the program, options included */
+#define EL_CLI_ROW_EXEC \
+	{.long_name = "exec", .arg = "FILE", .kind = EL_OPT_STRING, EL_CLI_AT(req.exec), .stop = true}
+#define EL_CLI_ROW_VERBOSE \
+	{.short_name = 'v', .long_name = "verbose", .synopsis = "-v", \
+	 .help = "guest console on stderr (control bytes as \\xHH)", .kind = EL_OPT_TRUE, \
+	 EL_CLI_AT(req.verbose)}
+#define EL_CLI_ROW_HELP {.short_name = 'h', .long_name = "help", .kind = EL_OPT_HELP}
 
-/* The getopt_long rows of the shared options (cli_parse_shared handles them). */
-#define EL_CLI_SHARED_OPTIONS                                                            \
-	{"cpu", required_argument, 0, 'c'}, {"append", required_argument, 0, 'a'},        \
-	{"iterations", required_argument, 0, 'n'}, {"memory", required_argument, 0, 'm'}, \
-	{"output", required_argument, 0, 'o'},                                          \
-	{"field-separator", required_argument, 0, 'x'},                                 \
-	{"json", no_argument, 0, EL_OPT_JSON}, {"timeout", required_argument, 0, EL_OPT_TIMEOUT}, \
-	{"verbose", no_argument, 0, 'v'}, {"kernel", required_argument, 0, EL_OPT_KERNEL}, \
-	{"exec", required_argument, 0, EL_OPT_EXEC}, {"guest", required_argument, 0, EL_OPT_GUEST}, \
-	{"region", required_argument, 0, EL_OPT_REGION}, \
-	{"file", required_argument, 0, EL_OPT_FILE}, \
-	{"help", no_argument, 0, 'h'}
-
-/* The help lines of --file, for run and trace alike. */
-#define EL_CLI_HELP_FILE                                                                   \
-	"      --file HOST[=GUEST]  pack a host file, or a directory's tree (links kept),\n" \
-	"                        into the guest at GUEST (absolute; default /NAME),\n"       \
-	"                        modes kept, for the program to open or execve; repeatable\n"
-/* The help lines of --region and of -n's second meaning, for run and trace alike. */
-#define EL_CLI_HELP_REGION                                                                 \
-	"      --region R        marked: what the program's markers bracket; whole: the\n"    \
-	"                        whole program, from exec to its exit, children included\n" \
-	"                        (as perf stat counts a command).  Default: marked when\n"  \
-	"                        the program has markers (<entrylab/marker.h>), else whole\n"
-#define EL_CLI_HELP_DIVISOR                                                                \
-	"                        With --exec or --region whole: how many iterations the\n"  \
-	"                        program runs, for per-iteration figures (it is not told);\n" \
-	"                        without -n a whole region gives totals\n"
+/* The shared rows' handlers (cli_common.c): 0, or EL_EXIT_USAGE after saying why. */
+int cli_opt_memory(void *cli, const char *arg, struct el_opt_state *st);
+int cli_opt_guest(void *cli, const char *arg, struct el_opt_state *st);
+int cli_opt_region(void *cli, const char *arg, struct el_opt_state *st);
+int cli_opt_file(void *cli, const char *arg, struct el_opt_state *st);
+/* --engine kvm|bochs of run and engine: bochs set, or EL_EXIT_USAGE after saying why. */
+int cli_engine_word(const char *cmd, const char *arg, bool *bochs);
+/*
+ * After run's or trace's table: --timeout marked given, the benchmark and
+ * its arguments taken from argv[optind...] (none with --exec).
+ */
+void cli_parsed(const struct el_opt_state *st, struct el_cli_run *cli);
 
 /* The shared limits, one paragraph after the options of run and trace. */
 void cli_limits_help(FILE *f);
 /* "entrylab CMD: <problem>; <fix>" on stderr; returns EL_EXIT_USAGE. */
 int cli_bad(const char *cmd, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* A shared option: 0 taken, EL_EXIT_USAGE bad value (printed), -1 not a shared option. */
-int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_run *cli);
 /* After parsing: cross-option checks, the request finished into the spec. 0 or EL_EXIT_*. */
 int cli_finish(const char *cmd, struct el_cli_run *cli);
 /* The request's programs prepared (read, checked, packed); 0 or EL_EXIT_* after printing why. */

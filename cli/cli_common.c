@@ -28,69 +28,79 @@ int cli_bad(const char *cmd, const char *fix, const char *fmt, ...)
 	return EL_EXIT_USAGE;
 }
 
-int cli_parse_shared(const char *cmd, int opt, const char *arg, struct el_cli_run *cli)
+int cli_opt_file(void *obj, const char *arg, struct el_opt_state *st)
 {
-	char *end;
+	struct el_cli_run *cli = obj;
 	char why[400];
 
-	switch (opt) {
-	case 'c': cli->req.cpu_spec = arg; return 0;
-	case 'a': cli->req.append = arg; return 0;
-	case 'o': cli->output = arg; return 0;
-	case 'x': cli->csv_sep = arg; return 0;
-	case 'v': cli->req.verbose = true; return 0;
-	case EL_OPT_JSON: cli->json = true; return 0;
-	case EL_OPT_KERNEL: cli->req.kernel = arg; return 0;
-	case EL_OPT_EXEC: cli->req.exec = arg; return 0;
-	case EL_OPT_FILE:
-		if (cli->req.nr_files >= EL_FILES_MAX)
-			return cli_bad(cmd, "pack a directory holding them instead",
-				       "more than %u --file options", EL_FILES_MAX);
-		if (files_parse(arg, &cli->files[cli->req.nr_files], why, sizeof(why))) {
-			fprintf(stderr, "entrylab %s: %s\n", cmd, why);
-			return EL_EXIT_USAGE;
-		}
-		cli->req.files = cli->files;
-		cli->req.nr_files++;
-		return 0;
-	case EL_OPT_GUEST:
-		for (int k = 0; k < EL_GUEST_KINDS; k++) {
-			if (!strcmp(arg, el_guest_kind_names[k])) {
-				cli->req.guest = (enum el_guest_kind)k;
-				return 0;
-			}
-		}
-		return cli_bad(cmd, "give --guest entrylab (our kernel) or --guest linux",
-			       "--guest '%s' is not a guest kind", arg);
-	case EL_OPT_REGION:
-		if (region_scope_parse(arg, &cli->req.region))
-			return cli_bad(cmd, "give --region marked (what the program's markers bracket) "
-				       "or --region whole (the whole program, as perf stat counts it)",
-				       "--region '%s' is not a region", arg);
-		return 0;
-	case 'n':
-		if (el_parse_u64(arg, 1, UINT64_MAX, &cli->req.iterations))
-			return cli_bad(cmd, "give a count such as -n 100000",
-				       "--iterations '%s' is not a positive integer", arg);
-		return 0;
-	case 'm':
-		if (el_parse_size(arg, &cli->req.mem_bytes))
-			return cli_bad(cmd, "give e.g. -m 256M or -m 1G",
-				       "--memory '%s' is not a size", arg);
-		if (el_limits_mem_check(cli->req.mem_bytes, why, sizeof(why))) {
-			fprintf(stderr, "entrylab %s: --memory '%s': %s\n", cmd, arg, why);
-			return EL_EXIT_USAGE;
-		}
-		return 0;
-	case EL_OPT_TIMEOUT:
-		cli->req.timeout_s = strtod(arg, &end);
-		if (*arg == '\0' || *end || !(cli->req.timeout_s > 0) || cli->req.timeout_s > 86400)
-			return cli_bad(cmd, "give e.g. --timeout 30",
-				       "--timeout '%s' is not a number of seconds in (0, 86400]", arg);
-		cli->req.timeout_given = true;
-		return 0;
+	if (cli->req.nr_files >= EL_FILES_MAX)
+		return cli_bad(st->t->cmd, "pack a directory holding them instead",
+			       "more than %u --file options", EL_FILES_MAX);
+	if (files_parse(arg, &cli->files[cli->req.nr_files], why, sizeof(why))) {
+		fprintf(stderr, "entrylab %s: %s\n", st->t->cmd, why);
+		return EL_EXIT_USAGE;
 	}
-	return -1;
+	cli->req.files = cli->files;
+	cli->req.nr_files++;
+	return 0;
+}
+
+int cli_opt_guest(void *obj, const char *arg, struct el_opt_state *st)
+{
+	struct el_cli_run *cli = obj;
+
+	for (int k = 0; k < EL_GUEST_KINDS; k++) {
+		if (!strcmp(arg, el_guest_kind_names[k])) {
+			cli->req.guest = (enum el_guest_kind)k;
+			return 0;
+		}
+	}
+	return cli_bad(st->t->cmd, "give --guest entrylab (our kernel) or --guest linux",
+		       "--guest '%s' is not a guest kind", arg);
+}
+
+int cli_opt_region(void *obj, const char *arg, struct el_opt_state *st)
+{
+	struct el_cli_run *cli = obj;
+
+	if (region_scope_parse(arg, &cli->req.region))
+		return cli_bad(st->t->cmd, "give --region marked (what the program's markers "
+			       "bracket) or --region whole (the whole program, as perf stat counts "
+			       "it)", "--region '%s' is not a region", arg);
+	return 0;
+}
+
+int cli_opt_memory(void *obj, const char *arg, struct el_opt_state *st)
+{
+	struct el_cli_run *cli = obj;
+	char why[400];
+
+	if (el_parse_size(arg, &cli->req.mem_bytes))
+		return cli_bad(st->t->cmd, "give e.g. -m 256M or -m 1G",
+			       "--memory '%s' is not a size", arg);
+	if (el_limits_mem_check(cli->req.mem_bytes, why, sizeof(why))) {
+		fprintf(stderr, "entrylab %s: --memory '%s': %s\n", st->t->cmd, arg, why);
+		return EL_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int cli_engine_word(const char *cmd, const char *arg, bool *bochs)
+{
+	if (strcmp(arg, "kvm") && strcmp(arg, "bochs"))
+		return cli_bad(cmd, "give --engine kvm or --engine bochs",
+			       "--engine '%s' is not an engine", arg);
+	*bochs = !strcmp(arg, "bochs");
+	return 0;
+}
+
+void cli_parsed(const struct el_opt_state *st, struct el_cli_run *cli)
+{
+	cli->req.timeout_given = el_opt_seen(st, 0, "timeout");
+	if (optind < st->argc && !cli->req.exec)
+		cli->req.bench = st->argv[optind++];
+	cli->req.args = st->argv + optind;
+	cli->req.nargs = st->argc - optind;
 }
 
 int cli_finish(const char *cmd, struct el_cli_run *cli)

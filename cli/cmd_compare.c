@@ -5,7 +5,6 @@
  * reported as FILE:LINE and skipped; the rest still count (compare_load.c).
  * --save DIR writes the saved report too (compare_save.c).
  */
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +12,10 @@
 #include "commands.h"
 #include "compare_load.h"
 #include "compare_save.h"
+#include "opt_table.h"
 #include "report.h"
 #include "report_symbols.h"
 #include "status.h"
-
-enum { OPT_JSON = 256, OPT_BASELINE, OPT_METRICS, OPT_SAVE, OPT_EXPERIMENT };
 
 struct compare_opts {
 	const char *csv_sep, *baseline, *metrics;
@@ -27,16 +25,9 @@ struct compare_opts {
 
 static int choose_baseline(struct report *r, const char *want)
 {
-	char *end;
-	long k;
-
 	if (!want)
 		return 0;
-	r->base = report_find(r, want);
-	k = strtol(want, &end, 10);
-	if (r->base < 0 && *want && !*end && k >= 1 && k <= (long)r->n)
-		r->base = (int)k - 1;
-	if (r->base >= 0)
+	if ((r->base = report_baseline_find(r, want)) >= 0)
 		return 0;
 	fprintf(stderr, "entrylab compare: --baseline %s names no group; give a number 1..%u or "
 			"one of:", want, r->n);
@@ -48,66 +39,58 @@ static int choose_baseline(struct report *r, const char *want)
 
 static int choose_metrics(struct report *r, const char *list)
 {
-	char *copy, *tok, *save, err[256];
-	int rc = 0;
+	char err[256];
 
-	if (!list) {
-		report_default_metrics(r);
+	if (!report_metric_list(r, list, err, sizeof(err)))
 		return 0;
-	}
-	copy = strdup(list);
-	for (tok = copy ? strtok_r(copy, ", ", &save) : NULL; tok && !rc;
-	     tok = strtok_r(NULL, ", ", &save))
-		if (report_metric(r, tok, NULL, 0, err, sizeof(err))) {
-			fprintf(stderr, "entrylab compare: --metrics: %s\n", err);
-			rc = EL_EXIT_USAGE;
-		}
-	free(copy);
-	return rc;
+	fprintf(stderr, "entrylab compare: --metrics: %s\n", err);
+	return EL_EXIT_USAGE;
+}
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f, "usage: entrylab compare [--json | -x SEP] [--baseline NAME|N] [--metrics LIST]\n"
+		   "                        [--save DIR [--experiment FILE|NAME]] FILE...\n"
+		   "  groups by experiment variant, else by bench, cpu, append;\n"
+		   "  --save DIR also writes report.md, summary.csv and SVG charts there\n"
+		   "  (shaped by the experiment the records name, or --experiment);\n"
+		   "  metrics: ns ticks syscalls page_faults interrupts exits EVENT\n"
+		   "  per iteration, X/run (a total), or ratios A/B such as ns/page_faults;\n"
+		   "  changes: difference +- its stderr and %% (none against a baseline ~0),\n"
+		   "  Welch's t-test, two-sided, significant at p < 0.05;\n"
+		   "  trace records: also per-symbol differences against the baseline\n");
+}
+
+#define AT(field) .off = offsetof(struct compare_opts, field)
+
+/* The options; --help describes them in a paragraph of its own (compare_usage). */
+static const struct el_opt compare_opts_table[] = {
+	{.long_name = "json", .kind = EL_OPT_TRUE, AT(json)},
+	{.short_name = 'x', .long_name = "field-separator", .arg = "SEP", .kind = EL_OPT_STRING,
+	 AT(csv_sep)},
+	{.long_name = "baseline", .arg = "NAME|N", .kind = EL_OPT_STRING, AT(baseline)},
+	{.long_name = "metrics", .arg = "LIST", .kind = EL_OPT_STRING, AT(metrics)},
+	{.long_name = "save", .arg = "DIR", .kind = EL_OPT_STRING, AT(save)},
+	{.long_name = "experiment", .arg = "FILE|NAME", .kind = EL_OPT_STRING, AT(experiment)},
+	{.short_name = 'h', .long_name = "help", .kind = EL_OPT_HELP},
+};
+
+static const struct el_opt_table compare_table = {
+	EL_OPT_TABLE("compare", compare_opts_table), .usage = compare_usage,
+};
+
+const struct el_opt_table *cmd_compare_table(void)
+{
+	return &compare_table;
 }
 
 static int parse_options(int argc, char **argv, struct compare_opts *o)
 {
-	static const struct option opts[] = {
-		{"json", no_argument, 0, OPT_JSON},
-		{"field-separator", required_argument, 0, 'x'},
-		{"baseline", required_argument, 0, OPT_BASELINE},
-		{"metrics", required_argument, 0, OPT_METRICS},
-		{"save", required_argument, 0, OPT_SAVE},
-		{"experiment", required_argument, 0, OPT_EXPERIMENT},
-		{"help", no_argument, 0, 'h'},
-		{0, 0, 0, 0},
-	};
-	int opt;
+	struct el_opt_state st;
+	int rc;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "x:h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'x': o->csv_sep = optarg; break;
-		case OPT_JSON: o->json = true; break;
-		case OPT_BASELINE: o->baseline = optarg; break;
-		case OPT_METRICS: o->metrics = optarg; break;
-		case OPT_SAVE: o->save = optarg; break;
-		case OPT_EXPERIMENT: o->experiment = optarg; break;
-		case 'h':
-		default:
-			fprintf(opt == 'h' ? stdout : stderr,
-				"usage: entrylab compare [--json | -x SEP] [--baseline NAME|N] "
-				"[--metrics LIST]\n"
-				"                        [--save DIR [--experiment FILE|NAME]] FILE...\n"
-				"  groups by experiment variant, else by bench, cpu, append;\n"
-				"  --save DIR also writes report.md, summary.csv and SVG charts there\n"
-				"  (shaped by the experiment the records name, or --experiment);\n"
-				"  metrics: ns ticks syscalls page_faults interrupts exits EVENT\n"
-				"  per iteration, X/run (a total), or ratios A/B such as ns/page_faults;\n"
-				"  changes: difference +- its stderr and %% (none against a baseline ~0),\n"
-				"  Welch's t-test, two-sided, significant at p < 0.05;\n"
-				"  trace records: also per-symbol differences against the baseline\n");
-			if (opt == 'h')
-				exit(0);
-			return EL_EXIT_USAGE;
-		}
-	}
+	if ((rc = el_opt_parse(&compare_table, argc, argv, o, &st)))
+		return rc;
 	if (optind == argc) {
 		fprintf(stderr, "entrylab compare: give one or more record files "
 				"(results/*.jsonl)\n");

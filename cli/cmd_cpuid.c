@@ -4,6 +4,7 @@
  * whether KVM enforces the bit or only the guest honours it.
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,11 +12,13 @@
 #include <json-c/json.h>
 
 #include "cmd_cpuid.h"
+#include "commands.h"
 #include "cpuid.h"
 #include "engine.h"
 #include "host_info.h"
 #include "kvm.h"
 #include "nested.h"
+#include "opt_table.h"
 #include "record.h"
 #include "status.h"
 
@@ -23,6 +26,7 @@
 struct cpuid_opts {
 	const char *spec;
 	bool json, help;
+	bool quiet; /* cmd_cpuid_needs_kvm's parse: nothing said */
 	enum el_nested_mode nested;
 	struct el_cpu_request req;
 };
@@ -32,50 +36,60 @@ struct cpuid_views {
 	struct el_cpuid supported, applied, effective;
 };
 
-enum { OPT_JSON = 256, OPT_NESTED, OPT_NO_NESTED };
+static void usage(FILE *f);
 
-static const struct option long_opts[] = {
-	{"cpu", required_argument, NULL, 'c'},	{"json", no_argument, NULL, OPT_JSON},
-	{"nested", no_argument, NULL, OPT_NESTED}, {"no-nested", no_argument, NULL, OPT_NO_NESTED},
-	{"help", no_argument, NULL, 'h'},	{NULL, 0, NULL, 0},
+static int refuse(void *obj, struct el_opt_state *st)
+{
+	if (!((struct cpuid_opts *)obj)->quiet)
+		fprintf(stderr, "entrylab cpuid: %s '%s'; see entrylab cpuid --help\n",
+			optopt == 'c' ? "missing SPEC after" : "unknown option",
+			st->argv[optind - 1]);
+	return EL_EXIT_USAGE;
+}
+
+#define AT(field) .off = offsetof(struct cpuid_opts, field)
+
+static const struct el_opt cpuid_opts_table[] = {
+	{.short_name = 'c', .long_name = "cpu", .arg = "SPEC",
+	 .help = "host[,+feat|,-feat|,feat=on|off]... (default host;\n"
+		 "`entrylab list features` lists the names)",
+	 .kind = EL_OPT_STRING, AT(spec)},
+	{.long_name = "json", .synopsis = "--json", .help = "one JSON object instead of the table",
+	 .kind = EL_OPT_TRUE, AT(json)},
+	{.long_name = "nested", .kind = EL_OPT_SET, AT(nested), .val = EL_NESTED_FORCE},
+	{.long_name = "no-nested", .kind = EL_OPT_SET, AT(nested), .val = EL_NESTED_FORBID},
+	/* --help: the text once the whole command line is known good */
+	{.short_name = 'h', .long_name = "help", .kind = EL_OPT_TRUE, AT(help)},
+};
+
+static const struct el_opt_table cpuid_table = {
+	EL_OPT_TABLE("cpuid", cpuid_opts_table), .in_order = true, .col = 19, .gap = 2,
+	.usage = usage, .refuse = refuse,
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: entrylab cpuid [--cpu SPEC] [--json] [--nested|--no-nested]\n"
-		   "  -c, --cpu SPEC   host[,+feat|,-feat|,feat=on|off]... (default host;\n"
-		   "                   `entrylab list features` lists the names)\n"
-		   "  --json           one JSON object instead of the table\n");
+	fprintf(f, "usage: entrylab cpuid [--cpu SPEC] [--json] [--nested|--no-nested]\n");
+	el_opt_help(f, &cpuid_table);
+}
+
+const struct el_opt_table *cmd_cpuid_table(void)
+{
+	return &cpuid_table;
 }
 
 /* 0, or EL_EXIT_USAGE after saying why (unless quiet). */
 static int opts_parse(int argc, char **argv, struct cpuid_opts *o, bool quiet)
 {
+	struct el_opt_state st;
 	char err[512];
-	int c;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->spec = "host";
-	optind = 0; /* GNU: full reset, this may be the second parse */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:h", long_opts, NULL)) != -1) {
-		if (c == 'c') {
-			o->spec = optarg;
-		} else if (c == OPT_JSON) {
-			o->json = true;
-		} else if (c == OPT_NESTED || c == OPT_NO_NESTED) {
-			o->nested = c == OPT_NESTED ? EL_NESTED_FORCE : EL_NESTED_FORBID;
-		} else if (c == 'h') {
-			o->help = true;
-		} else {
-			if (!quiet)
-				fprintf(stderr,
-					"entrylab cpuid: %s '%s'; see entrylab cpuid --help\n",
-					optopt == 'c' ? "missing SPEC after" : "unknown option",
-					argv[optind - 1]);
-			return EL_EXIT_USAGE;
-		}
-	}
+	o->quiet = quiet;
+	if ((rc = el_opt_parse(&cpuid_table, argc, argv, o, &st)))
+		return rc;
 	if (optind < argc) {
 		if (!quiet)
 			fprintf(stderr, "entrylab cpuid: unexpected argument '%s'; see entrylab "

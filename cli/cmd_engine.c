@@ -7,6 +7,7 @@
  */
 #include <getopt.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,44 +21,58 @@
 #include "kvm.h"
 #include "status.h"
 
-enum { OPT_JSON = 256, OPT_ENGINE, OPT_NESTED, OPT_NO_NESTED };
-
-/* The options, once: getopt's table and --help both come from here. */
-static const struct {
-	const char *name;
-	int has_arg, id;
-	const char *arg, *help;
-} engine_opts[] = {
-	{"json", no_argument, OPT_JSON, NULL, "one JSON object instead of a line per fact"},
-	{"engine", required_argument, OPT_ENGINE, "kvm|bochs", "the engine asked for, as run's"},
-	{"nested", no_argument, OPT_NESTED, NULL, "as run --nested: force the nested runner"},
-	{"no-nested", no_argument, OPT_NO_NESTED, NULL, "as run --no-nested: forbid it"},
-	{"help", no_argument, 'h', NULL, "this text"},
-};
-#define NOPTS EL_ARRAY_SIZE(engine_opts)
-
 struct engine_cli {
 	struct engine_request rq;
 	bool json;
 };
 
+static void usage(FILE *f);
+
+static int opt_engine(void *obj, const char *arg, struct el_opt_state *st)
+{
+	return cli_engine_word(st->t->cmd, arg, &((struct engine_cli *)obj)->rq.bochs);
+}
+
+static int refuse(void *obj, struct el_opt_state *st)
+{
+	(void)obj;
+	return cli_bad("engine", "see entrylab engine --help",
+		       "unknown option or missing value in '%s'", st->argv[optind - 1]);
+}
+
+#define AT(field) .off = offsetof(struct engine_cli, field)
+
+/* The options, once: getopt's table and --help both come from here. */
+static const struct el_opt engine_opts[] = {
+	{.long_name = "json", .help = "one JSON object instead of a line per fact",
+	 .kind = EL_OPT_TRUE, AT(json)},
+	{.long_name = "engine", .arg = "kvm|bochs", .help = "the engine asked for, as run's",
+	 .kind = EL_OPT_CALL, .fn = opt_engine},
+	{.long_name = "nested", .help = "as run --nested: force the nested runner",
+	 .kind = EL_OPT_SET, AT(rq.nested), .val = EL_NESTED_FORCE},
+	{.long_name = "no-nested", .help = "as run --no-nested: forbid it", .kind = EL_OPT_SET,
+	 AT(rq.nested), .val = EL_NESTED_FORBID},
+	{.short_name = 'h', .long_name = "help", .help = "this text", .kind = EL_OPT_HELP},
+};
+
+static const struct el_opt_table engine_table = {
+	EL_OPT_TABLE("engine", engine_opts), .in_order = true, .col = 27, .gap = 1,
+	.usage = usage, .refuse = refuse, .help_returns = true,
+};
+
+const struct el_opt_table *cmd_engine_table(void)
+{
+	return &engine_table;
+}
+
 static void usage(FILE *f)
 {
-	char left[40];
-
 	fprintf(f, "usage: entrylab engine [OPTIONS]\n"
 		   "Which engine `entrylab run` with these options would use here, and why,\n"
 		   "then the facts: the KVM device (%s, else %s) and its\n"
 		   "answers, the KVM modules loaded, the nested runner's and Bochs's tools.\n",
 		KVM_DEVICE_ENV, KVM_DEVICE_DEFAULT);
-	for (size_t i = 0; i < NOPTS; i++) {
-		const int id = engine_opts[i].id;
-
-		snprintf(left, sizeof(left), "%c%c%s--%s%s%s", id < 256 ? '-' : ' ',
-			 id < 256 ? id : ' ', id < 256 ? ", " : "  ", engine_opts[i].name,
-			 engine_opts[i].arg ? " " : "", engine_opts[i].arg ? engine_opts[i].arg : "");
-		fprintf(f, "  %-24s %s\n", left, engine_opts[i].help);
-	}
+	el_opt_help(f, &engine_table);
 	fprintf(f, "Exit status: 0, or %d when no engine is left (--no-nested where only the\n"
 		   "nested runner would do), as `entrylab run` would exit.\n",
 		EL_EXIT_UNSUPPORTED);
@@ -66,44 +81,12 @@ static void usage(FILE *f)
 /* 0, EL_EXIT_USAGE (said why), or -1 for --help (printed). */
 static int parse(int argc, char **argv, struct engine_cli *o)
 {
-	struct option longopts[NOPTS + 1];
-	char shortopts[2 * NOPTS + 2] = "+";
-	size_t n = 1;
-	int c;
+	struct el_opt_state st;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
-	memset(longopts, 0, sizeof(longopts));
-	for (size_t i = 0; i < NOPTS; i++) {
-		longopts[i] = (struct option){engine_opts[i].name, engine_opts[i].has_arg, NULL,
-					      engine_opts[i].id};
-		if (engine_opts[i].id < 256) {
-			shortopts[n++] = (char)engine_opts[i].id;
-			if (engine_opts[i].has_arg)
-				shortopts[n++] = ':';
-		}
-	}
-	shortopts[n] = '\0';
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON: o->json = true; break;
-		case OPT_NESTED: o->rq.nested = EL_NESTED_FORCE; break;
-		case OPT_NO_NESTED: o->rq.nested = EL_NESTED_FORBID; break;
-		case OPT_ENGINE:
-			if (strcmp(optarg, "kvm") && strcmp(optarg, "bochs"))
-				return cli_bad("engine", "give --engine kvm or --engine bochs",
-					       "--engine '%s' is not an engine", optarg);
-			o->rq.bochs = !strcmp(optarg, "bochs");
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			return cli_bad("engine", "see entrylab engine --help",
-				       "unknown option or missing value in '%s'", argv[optind - 1]);
-		}
-	}
+	if ((rc = el_opt_parse(&engine_table, argc, argv, o, &st)))
+		return rc;
 	if (optind < argc)
 		return cli_bad("engine", "it takes options only (entrylab engine --help)",
 			       "unexpected argument '%s'", argv[optind]);

@@ -20,94 +20,167 @@
 #include "matrix.h"
 #include "metric.h"
 #include "nested.h"
+#include "opt_table.h"
 #include "record.h"
 #include "status.h"
 
-enum {
-	OPT_JSON = 256, OPT_ONLY, OPT_NESTED, OPT_NO_NESTED, OPT_NO_WARM, OPT_TIMEOUT, OPT_DRY_RUN,
-	OPT_ARGS,
-	OPT_TRACE, OPT_RESUME, OPT_DONE_RUNS, OPT_SCALE, OPT_ENGINE, OPT_CPU_MODEL,
-	OPT_EMIT, OPT_HOSTS, OPT_RUN_ONE, OPT_TASK, OPT_COLLECT,
+#define AT(field) .off = offsetof(struct matrix_opts, field)
+
+static void matrix_usage(FILE *f);
+
+static int opt_engine(void *obj, const char *arg, struct el_opt_state *st)
+{
+	struct matrix_opts *o = obj;
+
+	if (strcmp(arg, "kvm") && strcmp(arg, "bochs"))
+		return el_opt_bad(st->t->cmd, "--engine is not an engine: '%s'", arg,
+				  "give --engine kvm or --engine bochs");
+	o->bochs = !strcmp(arg, "bochs");
+	return 0;
+}
+
+/* --emit ENGINE DIR: the directory is the next word */
+static int opt_emit(void *obj, const char *arg, struct el_opt_state *st)
+{
+	struct matrix_opts *o = obj;
+
+	if (fleet_engine_parse(arg, &o->emit_engine))
+		return el_opt_bad(st->t->cmd, "--emit is not an engine: '%s'", arg,
+				  "give --emit slurm DIR or --emit parallel DIR");
+	if (optind >= st->argc || st->argv[optind][0] == '-' || !st->argv[optind][0])
+		return el_opt_bad(st->t->cmd, "--emit has no DIR after '%s'", arg,
+				  "give the directory after the engine: --emit slurm DIR");
+	o->emit = st->argv[optind++];
+	return 0;
+}
+
+static int opt_task(void *obj, const char *arg, struct el_opt_state *st)
+{
+	struct matrix_opts *o = obj;
+	uint64_t v;
+
+	if (el_parse_u64(arg, 0, FLEET_MAX_TASKS - 1, &v))
+		return el_opt_bad(st->t->cmd, "--task is not a task number: '%s'", arg,
+				  "give the task's number from DIR/plan.json, e.g. --task 3");
+	o->task = (long)v;
+	o->task_given = true;
+	return 0;
+}
+
+static int opt_scale(void *obj, const char *arg, struct el_opt_state *st)
+{
+	if (strcmp(arg, "seed"))
+		return el_opt_bad(st->t->cmd, "--scale is not 'seed': '%s'", arg,
+				  "the one scale is --scale seed (the experiment's seed_* keys)");
+	((struct matrix_opts *)obj)->scale_seed = true;
+	return 0;
+}
+
+static const struct el_opt matrix_opts_table[] = {
+	{.synopsis = "EXPERIMENT", .help = "a file, or a name from `entrylab list experiments`"},
+	{.short_name = 'r', .long_name = "repeat", .arg = "N",
+	 .help = "runs per variant (a fresh VM each; default: the file's)", .kind = EL_OPT_UINT,
+	 AT(repeat), .min = 1, .max = 1000, .bad = "--repeat is not in 1..1000: '%s'",
+	 .fix = "give e.g. -r 5"},
+	{.short_name = 'n', .long_name = "iterations", .arg = "N",
+	 .help = "iterations of the measured loop, for every variant", .kind = EL_OPT_U64,
+	 AT(iterations), .min = 1, .max = UINT64_MAX,
+	 .bad = "--iterations is not a positive integer: '%s'", .fix = "give e.g. -n 100000"},
+	{.long_name = "args", .arg = "ARGS",
+	 .help = "benchmark arguments, every variant (e.g. '1G 100')", .kind = EL_OPT_STRING,
+	 AT(args)},
+	{.short_name = 'o', .long_name = "output", .arg = "FILE",
+	 .help = "append records to FILE; plan.json and the report files go\n"
+		 "beside it (default: the directory\n"
+		 "results/EXPERIMENT/UTC-TIME/ with runs.jsonl)",
+	 .kind = EL_OPT_STRING, AT(output)},
+	{.short_name = 'x', .long_name = "field-separator", .arg = "SEP", .synopsis = "-x SEP",
+	 .help = "the report as CSV with separator SEP", .kind = EL_OPT_STRING, AT(csv_sep)},
+	{.long_name = "json", .help = "the report as JSON lines", .kind = EL_OPT_TRUE, AT(json)},
+	{.long_name = "only", .arg = "V1,V2", .help = "run only these variants",
+	 .kind = EL_OPT_STRING, AT(only)},
+	{.long_name = "timeout", .arg = "SEC",
+	 .help = "per boot (default: from the work asked for, at least\n120; --dry-run shows it)",
+	 .kind = EL_OPT_SECONDS, AT(timeout_s), .max = 86400,
+	 .bad = "--timeout is not a number of seconds in (0, 86400]: '%s'",
+	 .fix = "give e.g. --timeout 30"},
+	{.long_name = "scale", .arg = "seed",
+	 .help = "the seed's own sizes (the file's seed_args,\n"
+		 "seed_iterations, seed_repeat); -r/-n/--args still win",
+	 .kind = EL_OPT_CALL, .fn = opt_scale},
+	{.long_name = "nested", .synopsis = "    --nested, --no-nested",
+	 .help = "force or forbid the nested runner", .kind = EL_OPT_SET, AT(nested),
+	 .val = EL_NESTED_FORCE},
+	{.long_name = "no-nested", .kind = EL_OPT_SET, AT(nested), .val = EL_NESTED_FORBID},
+	{.long_name = "no-warm", .help = "nested runner: boot a VM for this matrix alone",
+	 .kind = EL_OPT_TRUE, AT(cold)},
+	{.long_name = "dry-run", .help = "print the runs and their estimated time instead",
+	 .kind = EL_OPT_TRUE, AT(dry_run)},
+	{.long_name = "trace", .help = "each variant once under QEMU TCG as `entrylab trace`:\n"
+				       "exact instruction counts, any host (no KVM needed)",
+	 .kind = EL_OPT_TRUE, AT(trace)},
+	{.long_name = "engine", .arg = "kvm|bochs",
+	 .synopsis = "    --engine kvm|bochs, --cpu-model M",
+	 .help = "every boot under Bochs with CPU model M\n"
+		 "(as `entrylab run --engine bochs`; variants with a --cpu\n"
+		 "other than host are recorded unsupported)",
+	 .kind = EL_OPT_CALL, .fn = opt_engine},
+	{.long_name = "cpu-model", .arg = "M", .kind = EL_OPT_STRING, AT(cpu_model)},
+	{.long_name = "resume", .arg = "DIR",
+	 .help = "continue an interrupted matrix: the runs DIR/plan.json\n"
+		 "plans that have no record yet; then the report again",
+	 .kind = EL_OPT_STRING, AT(resume)},
+	/* internal: the host tells the nested VM which runs are done */
+	{.long_name = "done-runs", .arg = "LIST", .internal = true, .kind = EL_OPT_STRING,
+	 AT(done_runs)},
+	{.long_name = "emit", .arg = "ENGINE", .synopsis = "    --emit slurm|parallel DIR",
+	 .help = "write the runs as jobs instead of running\n"
+		 "them: one Slurm job array per host class (or a GNU\n"
+		 "parallel task list), DIR/submit.sh, docs/fleet.md",
+	 .kind = EL_OPT_CALL, .fn = opt_emit},
+	{.long_name = "hosts", .arg = "A,B",
+	 .help = "the host classes (Slurm constraints, or [host CLASS]\n"
+		 "sections of the file); each runs every variant",
+	 .kind = EL_OPT_STRING, AT(hosts)},
+	{.long_name = "run-one", .arg = "DIR", .synopsis = "    --run-one DIR --task ID",
+	 .help = "run one task of an emitted fleet (its job\n"
+		 "scripts do): its record to DIR/parts/task-ID.json",
+	 .kind = EL_OPT_STRING, AT(run_one)},
+	{.long_name = "task", .arg = "ID", .kind = EL_OPT_CALL, .fn = opt_task},
+	{.long_name = "collect", .arg = "DIR",
+	 .help = "merge DIR's parts: runs.jsonl, the report per host\n"
+		 "class; names each missing or failed task and the\n"
+		 "command that runs it again (exit 1: tasks missing,\n"
+		 "2: some failed)",
+	 .kind = EL_OPT_STRING, AT(collect)},
+	{.short_name = 'v', .long_name = "verbose", .synopsis = "-v",
+	 .help = "guest console and program output on stderr", .kind = EL_OPT_TRUE, AT(verbose)},
+	{.short_name = 'h', .long_name = "help", .kind = EL_OPT_HELP},
 };
 
-static const struct option matrix_options[] = {
-	{"repeat", required_argument, 0, 'r'},
-	{"iterations", required_argument, 0, 'n'},
-	{"output", required_argument, 0, 'o'},
-	{"field-separator", required_argument, 0, 'x'},
-	{"json", no_argument, 0, OPT_JSON},
-	{"only", required_argument, 0, OPT_ONLY},
-	{"nested", no_argument, 0, OPT_NESTED},
-	{"no-nested", no_argument, 0, OPT_NO_NESTED},
-	{"no-warm", no_argument, 0, OPT_NO_WARM},
-	{"timeout", required_argument, 0, OPT_TIMEOUT},
-	{"dry-run", no_argument, 0, OPT_DRY_RUN},
-	{"args", required_argument, 0, OPT_ARGS},
-	{"trace", no_argument, 0, OPT_TRACE},
-	{"resume", required_argument, 0, OPT_RESUME},
-	{"done-runs", required_argument, 0, OPT_DONE_RUNS}, /* internal: host -> nested VM */
-	{"scale", required_argument, 0, OPT_SCALE},
-	{"engine", required_argument, 0, OPT_ENGINE},
-	{"cpu-model", required_argument, 0, OPT_CPU_MODEL},
-	{"emit", required_argument, 0, OPT_EMIT},
-	{"hosts", required_argument, 0, OPT_HOSTS},
-	{"run-one", required_argument, 0, OPT_RUN_ONE},
-	{"task", required_argument, 0, OPT_TASK},
-	{"collect", required_argument, 0, OPT_COLLECT},
-	{"verbose", no_argument, 0, 'v'},
-	{"help", no_argument, 0, 'h'},
-	{0, 0, 0, 0},
+static const struct el_opt_table matrix_table = {
+	EL_OPT_TABLE("matrix", matrix_opts_table), .col = 24, .gap = 2, .usage = matrix_usage,
 };
 
 static void matrix_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: entrylab matrix EXPERIMENT [OPTIONS]\n"
-		"       entrylab matrix --resume DIR [-v] [-x SEP | --json] [--nested | --no-nested]\n"
-		"  EXPERIMENT            a file, or a name from `entrylab list experiments`\n"
-		"  -r, --repeat N        runs per variant (a fresh VM each; default: the file's)\n"
-		"  -n, --iterations N    iterations of the measured loop, for every variant\n"
-		"      --args ARGS       benchmark arguments, every variant (e.g. '1G 100')\n"
-		"  -o, --output FILE     append records to FILE; plan.json and the report files go\n"
-		"                        beside it (default: the directory\n"
-		"                        results/EXPERIMENT/UTC-TIME/ with runs.jsonl)\n"
-		"  -x SEP                the report as CSV with separator SEP\n"
-		"      --json            the report as JSON lines\n"
-		"      --only V1,V2      run only these variants\n"
-		"      --timeout SEC     per boot (default: from the work asked for, at least\n"
-		"                        120; --dry-run shows it)\n"
-		"      --scale seed      the seed's own sizes (the file's seed_args,\n"
-		"                        seed_iterations, seed_repeat); -r/-n/--args still win\n"
-		"      --nested, --no-nested  force or forbid the nested runner\n"
-		"      --no-warm         nested runner: boot a VM for this matrix alone\n"
-		"      --dry-run         print the runs and their estimated time instead\n"
-		"      --trace           each variant once under QEMU TCG as `entrylab trace`:\n"
-		"                        exact instruction counts, any host (no KVM needed)\n"
-		"      --engine kvm|bochs, --cpu-model M  every boot under Bochs with CPU model M\n"
-		"                        (as `entrylab run --engine bochs`; variants with a --cpu\n"
-		"                        other than host are recorded unsupported)\n"
-		"      --resume DIR      continue an interrupted matrix: the runs DIR/plan.json\n"
-		"                        plans that have no record yet; then the report again\n"
-		"      --emit slurm|parallel DIR  write the runs as jobs instead of running\n"
-		"                        them: one Slurm job array per host class (or a GNU\n"
-		"                        parallel task list), DIR/submit.sh, docs/fleet.md\n"
-		"      --hosts A,B       the host classes (Slurm constraints, or [host CLASS]\n"
-		"                        sections of the file); each runs every variant\n"
-		"      --run-one DIR --task ID  run one task of an emitted fleet (its job\n"
-		"                        scripts do): its record to DIR/parts/task-ID.json\n"
-		"      --collect DIR     merge DIR's parts: runs.jsonl, the report per host\n"
-		"                        class; names each missing or failed task and the\n"
-		"                        command that runs it again (exit 1: tasks missing,\n"
-		"                        2: some failed)\n"
-		"  -v                    guest console and program output on stderr\n"
-		"On SIGINT or SIGTERM the boot in flight is abandoned, the report of the runs\n"
-		"kept is written, and the exit status is 128 + the signal (130 for Ctrl-C).\n");
+	fprintf(f, "usage: entrylab matrix EXPERIMENT [OPTIONS]\n"
+		   "       entrylab matrix --resume DIR [-v] [-x SEP | --json] [--nested | "
+		   "--no-nested]\n");
+	el_opt_help(f, &matrix_table);
+	fprintf(f, "On SIGINT or SIGTERM the boot in flight is abandoned, the report of the runs\n"
+		   "kept is written, and the exit status is 128 + the signal (130 for Ctrl-C).\n");
 }
 
 /* cli_bad() as matrix's checks word it: "WHAT 'ARG'; FIX". */
 static int bad(const char *fix, const char *what, const char *arg)
 {
 	return cli_bad("matrix", fix, "%s '%s'", what, arg);
+}
+
+const struct el_opt_table *cmd_matrix_table(void)
+{
+	return &matrix_table;
 }
 
 /*
@@ -164,83 +237,12 @@ static int fleet_options(int argc, char **argv, const struct matrix_opts *o)
 
 static int parse_options(int argc, char **argv, struct matrix_opts *o)
 {
-	uint64_t v;
-	char *end;
-	int opt, rc;
+	struct el_opt_state st;
+	int rc;
 
-	optind = 0; /* a full reset: --resume parses a second argv */
-	while ((opt = getopt_long(argc, argv, "r:n:o:x:vh", matrix_options, NULL)) != -1) {
-		switch (opt) {
-		case 'r':
-			if (el_parse_u64(optarg, 1, 1000, &v))
-				return bad("give e.g. -r 5", "--repeat is not in 1..1000:", optarg);
-			o->repeat = (unsigned)v;
-			break;
-		case 'n':
-			if (el_parse_u64(optarg, 1, UINT64_MAX, &o->iterations))
-				return bad("give e.g. -n 100000", "--iterations is not a positive "
-					   "integer:", optarg);
-			break;
-		case 'o': o->output = optarg; break;
-		case 'x': o->csv_sep = optarg; break;
-		case 'v': o->verbose = true; break;
-		case OPT_JSON: o->json = true; break;
-		case OPT_ONLY: o->only = optarg; break;
-		case OPT_NESTED: o->nested = EL_NESTED_FORCE; break;
-		case OPT_NO_NESTED: o->nested = EL_NESTED_FORBID; break;
-		case OPT_NO_WARM: o->cold = true; break;
-		case OPT_DRY_RUN: o->dry_run = true; break;
-		case OPT_ARGS: o->args = optarg; break;
-		case OPT_TRACE: o->trace = true; break;
-		case OPT_RESUME: o->resume = optarg; break;
-		case OPT_DONE_RUNS: o->done_runs = optarg; break;
-		case OPT_ENGINE:
-			if (strcmp(optarg, "kvm") && strcmp(optarg, "bochs"))
-				return bad("give --engine kvm or --engine bochs", "--engine is not an "
-					   "engine:", optarg);
-			o->bochs = !strcmp(optarg, "bochs");
-			break;
-		case OPT_CPU_MODEL: o->cpu_model = optarg; break;
-		case OPT_EMIT:
-			/* --emit ENGINE DIR: the directory is the next word */
-			if (fleet_engine_parse(optarg, &o->emit_engine))
-				return bad("give --emit slurm DIR or --emit parallel DIR", "--emit is not "
-					   "an engine:", optarg);
-			if (optind >= argc || argv[optind][0] == '-' || !argv[optind][0])
-				return bad("give the directory after the engine: --emit slurm DIR",
-					   "--emit has no DIR after", optarg);
-			o->emit = argv[optind++];
-			break;
-		case OPT_HOSTS: o->hosts = optarg; break;
-		case OPT_RUN_ONE: o->run_one = optarg; break;
-		case OPT_COLLECT: o->collect = optarg; break;
-		case OPT_TASK:
-			if (el_parse_u64(optarg, 0, FLEET_MAX_TASKS - 1, &v))
-				return bad("give the task's number from DIR/plan.json, e.g. --task 3",
-					   "--task is not a task number:", optarg);
-			o->task = (long)v;
-			o->task_given = true;
-			break;
-		case OPT_SCALE:
-			if (strcmp(optarg, "seed"))
-				return bad("the one scale is --scale seed (the experiment's "
-					   "seed_* keys)", "--scale is not 'seed':", optarg);
-			o->scale_seed = true;
-			break;
-		case OPT_TIMEOUT:
-			o->timeout_s = strtod(optarg, &end);
-			if (!*optarg || *end || !(o->timeout_s > 0) || o->timeout_s > 86400)
-				return bad("give e.g. --timeout 30", "--timeout is not a number of "
-					   "seconds in (0, 86400]:", optarg);
-			break;
-		case 'h':
-			matrix_usage(stdout);
-			exit(0);
-		default:
-			matrix_usage(stderr);
-			return EL_EXIT_USAGE;
-		}
-	}
+	/* permuted: EXPERIMENT may come before the options */
+	if ((rc = el_opt_parse(&matrix_table, argc, argv, o, &st)))
+		return rc;
 	if (o->done_runs && (!o->resume || !nested_is_inner()))
 		return bad("drop it", "--done-runs is the nested runner's own option, not for the "
 			   "command line:", o->done_runs);
@@ -304,81 +306,26 @@ static double nested_boot_timeout(const struct matrix *m)
 	return matrix_boot_timeout(m);
 }
 
-static bool trace_term(const struct metric_term *t)
+void cmd_matrix_columns(const struct matrix *m, struct report *r, bool quiet)
 {
-	return t->base == MB_ITERATIONS || t->base == MB_TRACE_USER || t->base == MB_TRACE_KERNEL;
-}
+	const struct el_experiment *e = &m->exp;
+	const char *metrics[EXP_MAX_METRICS];
+	char dropped[512];
 
-/*
- * --trace columns: instructions per iteration, kernel and user, then the
- * file's metrics a trace can give.  A trace has no PMU and no timed region
- * (its records' region is null): the other metrics are left out, said once.
- */
-static void trace_metrics(const struct el_experiment *e, struct report *r, bool quiet)
-{
-	char dropped[512] = "", err[256];
-	size_t o = 0;
-	struct metric mt;
-
-	report_metric(r, "trace_kernel", NULL, 0, err, sizeof(err));
-	report_metric(r, "trace_user", NULL, 0, err, sizeof(err));
-	for (unsigned i = 0; i < e->nmetrics; i++) {
-		bool have = false;
-
-		if (metric_parse(e->metrics[i], NULL, 0, &mt, err, sizeof(err)))
-			continue;
-		for (unsigned k = 0; k < r->nm; k++)
-			have = have || !strcmp(r->m[k].label, mt.label);
-		if (trace_term(&mt.num) && trace_term(&mt.den)) {
-			if (!have)
-				report_metric(r, e->metrics[i], NULL, 0, err, sizeof(err));
-		} else if (o < sizeof(dropped)) {
-			o += (size_t)snprintf(dropped + o, sizeof(dropped) - o, "%s%s",
-					      o ? ", " : "", e->metrics[i]);
-		}
+	for (unsigned i = 0; i < e->nmetrics; i++)
+		metrics[i] = e->metrics[i];
+	if (!m->o.trace) {
+		report_experiment_columns(r, metrics, e->nmetrics, e->events);
+		return;
 	}
+	/* A trace has no PMU and no timed region: the metrics it cannot give, said once. */
+	report_trace_columns(r, metrics, e->nmetrics, dropped, sizeof(dropped));
 	if ((dropped[0] || e->events) && !quiet)
 		fprintf(stderr, "entrylab matrix: --trace counts instructions exactly, by "
 				"privilege; it has no PMU events%s%s%s and no timed region, so these "
 				"metrics are left out: %s\n", e->events ? " (" : "",
 			e->events ? e->events : "", e->events ? ")" : "",
 			dropped[0] ? dropped : "none");
-}
-
-void cmd_matrix_columns(const struct matrix *m, struct report *r, bool quiet)
-{
-	const struct el_experiment *e = &m->exp;
-	char err[256];
-
-	if (m->o.trace)
-		trace_metrics(e, r, quiet);
-	for (unsigned i = 0; i < e->nmetrics && !m->o.trace; i++) {
-		const char *events[EL_MAX_COUNTERS];
-		char buf[512], *save, *tok;
-		size_t n = 0;
-
-		snprintf(buf, sizeof(buf), "%s", e->events ? e->events : "");
-		for (tok = strtok_r(buf, ",", &save); tok && n < EL_MAX_COUNTERS;
-		     tok = strtok_r(NULL, ",", &save))
-			events[n++] = tok;
-		report_metric(r, e->metrics[i], events, n, err, sizeof(err));
-	}
-	if (!e->nmetrics && !m->o.trace) {
-		char buf[512], *save, *tok;
-
-		report_default_metrics(r);
-		snprintf(buf, sizeof(buf), "%s", e->events ? e->events : "");
-		/* Requested events get a column even when no run counted them. */
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			bool have = false;
-
-			for (unsigned k = 0; k < r->nm; k++)
-				have = have || !strcmp(r->m[k].num.counter, tok);
-			if (!have)
-				report_metric(r, tok, (const char *const[]){tok}, 1, err,
-					      sizeof(err));
-		}
-	}
 }
 
 static void print_report(const struct matrix *m, struct report *r, const char *output)

@@ -117,20 +117,15 @@ int compare_save(const struct report *r, const char *dir, const char *experiment
 static void choose_metrics(struct report *r, const struct shape *s)
 {
 	const struct el_experiment *e = &s->exp;
-	const char *events[EL_MAX_COUNTERS];
-	char buf[512], *save, *tok, err[256];
-	size_t n = 0;
+	const char *metrics[EXP_MAX_METRICS];
 
 	if (!s->loaded || !e->nmetrics || report_all_traces(r)) {
 		report_default_metrics(r);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%s", e->events ? e->events : "");
-	for (tok = strtok_r(buf, ",", &save); tok && n < EL_MAX_COUNTERS;
-	     tok = strtok_r(NULL, ",", &save))
-		events[n++] = tok;
 	for (unsigned i = 0; i < e->nmetrics; i++)
-		report_metric(r, e->metrics[i], events, n, err, sizeof(err));
+		metrics[i] = e->metrics[i];
+	report_experiment_columns(r, metrics, e->nmetrics, e->events);
 }
 
 int compare_save_records(const char *records, const char *experiment, const char *dir,

@@ -100,6 +100,27 @@ bool report_all_traces(const struct report *r);
 /* The default columns, then one per counter seen in the records. */
 void report_default_metrics(struct report *r);
 
+/* report_select.c: the columns (and baseline) as a command asks for them. */
+/*
+ * An experiment's metrics (n of them), each with the runs' events (a
+ * comma-separated list, NULL none) as the counters it may name; without
+ * metrics the default columns, plus one for each requested event none of
+ * them shows, counted or not.
+ */
+void report_experiment_columns(struct report *r, const char *const *metrics, unsigned n,
+			       const char *events);
+/*
+ * The columns of a trace (exact instruction counts, by privilege; no PMU,
+ * no timed region): trace_kernel, trace_user, then the metrics a trace can
+ * give.  The others go into dropped, ", "-separated ("" when none).
+ */
+void report_trace_columns(struct report *r, const char *const *metrics, unsigned n,
+			  char *dropped, size_t len);
+/* A list ("ns, cycles:k"; NULL: the default columns): 0, or -1 with the bad one in err. */
+int report_metric_list(struct report *r, const char *list, char *err, size_t errlen);
+/* The group a --baseline names: by name, else numbered from 1; -1 none. */
+int report_baseline_find(const struct report *r, const char *want);
+
 /*
  * Every group without a baseline gets the report's (r->base), or when that
  * one ran another benchmark, the first group of its own benchmark.
