@@ -8,7 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "array_size.h"
+
+/* common/array_size.h: a pointer given for an array fails to build */
+#define ARRAY_SIZE(a) EL_ARRAY_SIZE(a)
 #define BIT(n) (1ull << (n))
 #define ALIGN_DOWN(x, a) ((x) & ~((uint64_t)(a) - 1))
 #define ALIGN_UP(x, a) ALIGN_DOWN((x) + (uint64_t)(a) - 1, (a))

@@ -4,6 +4,7 @@
  * the data, padded the same way.  Pure and host-testable.
  */
 #include "cpio_parse.h"
+#include "array_size.h"
 
 enum {
 	F_INO, F_MODE, F_UID, F_GID, F_NLINK, F_MTIME, F_FILESIZE, F_DEVMAJOR, F_DEVMINOR,
@@ -132,5 +133,5 @@ const char *cpio_strerror(enum cpio_status st)
 		[CPIO_ERR_NAME] = "bad name (empty, longer than 4095 bytes or not NUL-terminated)",
 	};
 
-	return (unsigned)st < sizeof(names) / sizeof(names[0]) ? names[st] : "unknown error";
+	return (unsigned)st < EL_ARRAY_SIZE(names) ? names[st] : "unknown error";
 }

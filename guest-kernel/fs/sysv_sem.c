@@ -32,6 +32,7 @@
 #include "sys/uaccess.h"
 #include "time/time.h"
 #include "time/user_time.h"
+#include "kernel.h"
 
 #define SEM_UNDO 0x1000
 #define GETPID 11
@@ -435,7 +436,7 @@ static long sem_info(int cmd, uint64_t uaddr)
 static long sem_all(struct semset *s, int cmd, uint64_t uaddr)
 {
 	uint16_t v[256];
-	const unsigned per = sizeof(v) / sizeof(v[0]);
+	const unsigned per = ARRAY_SIZE(v);
 	unsigned i, j, n;
 
 	for (i = 0; i < s->nsems; i += per) {

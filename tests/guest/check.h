@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "array_size.h"
+
 void el_pass(const char *name);
 void el_fail(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void el_skip(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -46,6 +48,6 @@ struct el_group {
 int el_run_groups(const char *prog, const struct el_group *groups, size_t n, int buf_mode, int argc,
 		  char **argv);
 #define EL_RUN_GROUPS(prog, groups, buf_mode, argc, argv) \
-	el_run_groups(prog, groups, sizeof(groups) / sizeof((groups)[0]), buf_mode, argc, argv)
+	el_run_groups(prog, groups, EL_ARRAY_SIZE(groups), buf_mode, argc, argv)
 
 #endif

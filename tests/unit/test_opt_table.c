@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "array_size.h"
 
 #include "commands.h"
 #include "opt_table.h"
@@ -162,7 +163,7 @@ Test(opt_table, refuses_bad_values)
 	struct el_opt_state st;
 	struct toy t;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		cr_expect_eq(toy_parse(&t, &st, bad[i]), EL_EXIT_USAGE, "%s %s", bad[i][0],
 			     bad[i][1]);
 		cr_expect_eq(t.refused, 0, "a bad value is the row's to say");
@@ -175,7 +176,7 @@ Test(opt_table, unknown_options_go_to_refuse)
 	struct el_opt_state st;
 	struct toy t;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < EL_ARRAY_SIZE(bad); i++) {
 		cr_expect_eq(toy_parse(&t, &st, bad[i]), EL_EXIT_USAGE, "%s", bad[i][0]);
 		cr_expect_eq(t.refused, 1, "%s", bad[i][0]);
 	}
@@ -216,7 +217,7 @@ Test(opt_table, every_command_lists_its_options)
 					       cmd_matrix_table(), cmd_compare_table(),
 					       cmd_cpuid_table(),  cmd_engine_table()};
 
-	for (size_t k = 0; k < sizeof(tables) / sizeof(tables[0]); k++) {
+	for (size_t k = 0; k < EL_ARRAY_SIZE(tables); k++) {
 		const struct el_opt_table *t = tables[k];
 		struct option lo[EL_OPT_MAX + 1];
 		int rows[EL_OPT_MAX];
