@@ -582,27 +582,19 @@ static void group_movss(void)
 			  logs[0].segvs, logs[0].segv_code, (unsigned long)logs[0].segv_rip);
 }
 
-static const struct {
-	const char *name;
-	void (*run)(void);
-} groups[] = {
-	{"regs", group_regs},     {"watch", group_watch}, {"exec", group_exec},
-	{"kernel", group_kernel}, {"fork", group_fork},   {"execve", group_execve},
-	{"movss", group_movss},
+static const struct el_group groups[] = {
+	{"regs", "DR0-DR7 through PEEKUSER and POKEUSER, and their errnos", group_regs},
+	{"watch", "a write watchpoint: SIGTRAP with TRAP_HWBKPT and si_addr", group_watch},
+	{"exec", "an execute breakpoint, and RF so it fires once", group_exec},
+	{"kernel", "a watchpoint the kernel's copy hits", group_kernel},
+	{"fork", "breakpoints across fork", group_fork},
+	{"execve", "breakpoints across execve", group_execve},
+	{"movss", "MOV SS before SYSCALL and INT (CVE-2018-8897)", group_movss},
 };
 
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--exit0"))
 		return 0; /* the image group execve runs */
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
-		bool want = argc < 2;
-
-		for (int a = 1; a < argc; a++)
-			want |= !strcmp(argv[a], groups[i].name);
-		if (want)
-			groups[i].run();
-	}
-	return el_summary("hwbpcheck");
+	return EL_RUN_GROUPS("hwbpcheck", groups, _IOLBF, argc, argv);
 }
