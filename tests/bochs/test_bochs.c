@@ -39,22 +39,6 @@ static const char *const programs[][5] = {
 	{"-n", "1000", "getpid", NULL, NULL},
 };
 
-static bool in_path(const char *exe)
-{
-	char buf[512];
-	const char *path = getenv("PATH");
-
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, exe);
-		if (n && access(buf, X_OK) == 0)
-			return true;
-		p += n + (p[n] == ':');
-	}
-	return false;
-}
-
 static void need_bochs(void)
 {
 	if (!in_path("bochs") || !in_path("grub-mkrescue"))

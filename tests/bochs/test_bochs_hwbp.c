@@ -34,22 +34,6 @@ static const char *const knobs[3][2] = {
 	{"guest.config.irq_return", "entry.irq_return="},
 };
 
-static bool have(const char *exe)
-{
-	char buf[512];
-	const char *path = getenv("PATH");
-
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, exe);
-		if (n && access(buf, X_OK) == 0)
-			return true;
-		p += n + (p[n] == ':');
-	}
-	return false;
-}
-
 ParameterizedTestParameters(bochs_hwbp, matrix)
 {
 	static struct hwbp_variant v[8];
@@ -71,7 +55,7 @@ ParameterizedTest(struct hwbp_variant *v, bochs_hwbp, matrix, .timeout = 300)
 	const char *line;
 	unsigned long kernel = 0, entry = 0;
 
-	if (!have("bochs") || !have("grub-mkrescue"))
+	if (!in_path("bochs") || !in_path("grub-mkrescue"))
 		cr_skip_test("bochs or grub-mkrescue is not installed (harness/bootstrap.sh)");
 	cr_assert(access(HWBPCHECK, X_OK) == 0, "%s is not built (guest/CMakeLists.txt)", HWBPCHECK);
 	proc_run(&p, argv);

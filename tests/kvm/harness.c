@@ -170,3 +170,19 @@ void el_variant_append(int i, char *buf, size_t len)
 	snprintf(buf, len, "pti=%s entry.ret=%s entry.irq_return=%s", el_variant_pti(i),
 		 el_variant_ret(i), el_variant_irq(i));
 }
+
+bool in_path(const char *exe)
+{
+	char buf[512];
+	const char *path = getenv("PATH");
+
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, exe);
+		if (n && access(buf, X_OK) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}

@@ -63,4 +63,7 @@ void el_variant_append(int i, char *buf, size_t len);
  */
 bool nested_mode(void);
 
+/* Whether exe is an executable in one of $PATH's directories (the Bochs tests' tools). */
+bool in_path(const char *exe);
+
 #endif
