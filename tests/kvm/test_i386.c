@@ -18,9 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "guest_run.h"
 #include "harness.h"
-
-#define GUEST_BIN EL_BINARY_DIR "/guest/"
 
 TestSuite(i386, .timeout = 900);
 
@@ -32,48 +31,10 @@ struct i386_run {
 
 static void run_i386(const struct i386_run *r)
 {
-	char append[96], name[96], prog[160];
-	const char *argv[] = {EL_ENTRYLAB, "run", "--append", append, "-o", NULL, "--timeout",
-			      "150", "--exec", prog, NULL};
-	struct el_proc p;
-	struct json_object *rec;
-	const char *status;
-
-	snprintf(append, sizeof(append), "pti=%s entry.ret=%s entry.irq_return=%s", r->pti, r->ret,
-		 r->irq);
-	snprintf(name, sizeof(name), "%s-%s-%s-%s.jsonl", r->prog, r->pti, r->ret, r->irq);
-	snprintf(prog, sizeof(prog), GUEST_BIN "%s", r->prog);
-	argv[5] = tmp_output(name);
-	if (access(prog, X_OK) != 0)
-		cr_skip_test("%s is not built: the host's gcc cannot link -m32 -static (install "
-			     "gcc-multilib, then re-run cmake)", prog);
-	proc_run(&p, argv);
-	rec = last_record(argv[5]);
-	cr_assert(rec, "[%s] %s: no record (exit %d)\n%s%s", append, r->prog, p.status, p.out, p.err);
-	status = jstr(rec, "status");
-	if (status && !strcmp(status, "unsupported"))
-		cr_skip_test("[%s] %s: the vCPU cannot run this configuration: %s", append, r->prog,
-			     jstr(rec, "detail") ? jstr(rec, "detail") : "(no detail)");
-	cr_expect(status && !strcmp(status, "ok"), "[%s] %s: run status %s\n%s", append, r->prog,
-		  status ? status : "?", p.err);
-	cr_expect_eq(p.status, 0, "[%s] %s exit %d\n%s\n%s", append, r->prog, p.status, p.out,
-		     p.err);
-	cr_expect(strstr(p.out, r->want), "[%s] %s: want \"%s\":\n%s", append, r->prog, r->want,
-		  p.out);
-	cr_expect(!strstr(p.out, "FAIL:"), "[%s] %s:\n%s", append, r->prog, p.out);
-	cr_expect(jget(rec, "guest.unknown_syscalls") &&
-			  json_object_get_int64(jget(rec, "guest.unknown_syscalls")) == 0,
-		  "[%s] %s: guest.unknown_syscalls %s\n%s", append, r->prog,
-		  jstr(rec, "guest.unknown_syscalls"), p.err);
-	cr_expect(jstr(rec, "guest.config.pti") && !strcmp(jstr(rec, "guest.config.pti"), r->pti),
-		  "[%s] guest.config.pti", append);
-	cr_expect(jstr(rec, "guest.config.ret") && !strcmp(jstr(rec, "guest.config.ret"), r->ret),
-		  "[%s] guest.config.ret", append);
-	cr_expect(jstr(rec, "guest.config.irq_return") &&
-			  !strcmp(jstr(rec, "guest.config.irq_return"), r->irq),
-		  "[%s] guest.config.irq_return", append);
-	json_object_put(rec);
-	proc_free(&p);
+	guest_run_checked(&(struct guest_run){
+		.prog = r->prog, .pti = r->pti, .ret = r->ret, .irq = r->irq, .want = r->want,
+		.missing = "the host's gcc cannot link -m32 -static (install gcc-multilib, then "
+			   "re-run cmake)"});
 }
 
 #define ALL8(name, line)                                                                     \
