@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "trace_child.h"
 #include "lib/sys.h"
 
 _Static_assert(offsetof(struct user, u_debugreg) == 848, "u_debugreg at 848");
@@ -60,48 +61,6 @@ long hw_int80(void);
 extern const char hw_write_after[], hw_movss_syscall_at[], hw_movss_int3_at[],
 	hw_movss_int80_at[], hw_movss_intn_at[], hw_int80_at[], hw_movss_resume[];
 
-static int wait_for(pid_t pid)
-{
-	int st;
-	pid_t r;
-
-	do
-		r = waitpid(pid, &st, 0);
-	while (r < 0 && errno == EINTR);
-	return r == pid ? st : -1;
-}
-
-static void abandon(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	wait_for(pid);
-}
-
-/* A traced child stopped at its SIGSTOP that will run _exit(fn()); -1 after a FAIL. */
-static pid_t traced_child(const char *name, int (*fn)(void))
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid == 0) {
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(100);
-		el_syscall2(SYS_kill, el_syscall1(SYS_getpid, 0), SIGSTOP);
-		_exit(fn());
-	}
-	if (pid < 0) {
-		el_fail(name, "fork: %s", strerror(errno));
-		return -1;
-	}
-	st = wait_for(pid);
-	if (!WIFSTOPPED(st) || WSTOPSIG(st) != SIGSTOP) {
-		el_fail(name, "the child's SIGSTOP gave wait status %#x", st);
-		abandon(pid);
-		return -1;
-	}
-	return pid;
-}
-
 static long poke_dr(pid_t pid, int n, unsigned long v)
 {
 	return ptrace(PTRACE_POKEUSER, pid, DR_OFF(n), (void *)v) ? -errno : 0;
@@ -116,14 +75,14 @@ static int cont(pid_t pid, int sig)
 {
 	if (ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig))
 		return -1;
-	return wait_for(pid);
+	return pt_wait(pid);
 }
 
 /* A child left behind after a SKIP or FAIL: killed and reaped unless it already ended. */
 static void abandon_stopped(pid_t pid, int st)
 {
 	if (WIFSTOPPED(st))
-		abandon(pid);
+		pt_abandon(pid);
 }
 
 /* PTRACE_CONT, and past the SIGCHLD stops (a child of the tracee ended): the next other stop. */
@@ -182,7 +141,7 @@ static void expect_exit0(const char *name, pid_t pid, int st)
 	if (!el_expect(name, WIFEXITED(st) && WEXITSTATUS(st) == 0,
 		       "wait status %#x, want exit 0", st) &&
 	    !WIFEXITED(st) && !WIFSIGNALED(st))
-		abandon(pid);
+		pt_abandon(pid);
 }
 
 static int child_idle(void)
@@ -192,7 +151,7 @@ static int child_idle(void)
 
 static void group_regs(void)
 {
-	pid_t pid = traced_child("regs: child", child_idle);
+	pid_t pid = pt_child("regs: child", child_idle);
 	uint64_t user = (uint64_t)(uintptr_t)&hw_word;
 	int st;
 
@@ -250,14 +209,14 @@ static int child_watch(void)
 
 static void group_watch(void)
 {
-	pid_t pid = traced_child("watch: child", child_watch);
+	pid_t pid = pt_child("watch: child", child_watch);
 	int st;
 
 	if (pid < 0)
 		return;
 	if (poke_dr(pid, 0, (unsigned long)&hw_word) || poke_dr(pid, 7, DR7_W8)) {
 		el_fail("watch: arm", "POKEUSER: %s", strerror(errno));
-		abandon(pid);
+		pt_abandon(pid);
 		return;
 	}
 	st = cont(pid, 0);
@@ -278,14 +237,14 @@ static int child_exec(void)
 
 static void group_exec(void)
 {
-	pid_t pid = traced_child("exec: child", child_exec);
+	pid_t pid = pt_child("exec: child", child_exec);
 	int st;
 
 	if (pid < 0)
 		return;
 	if (poke_dr(pid, 2, (unsigned long)hw_exec_target) || poke_dr(pid, 7, DR7_X << 4)) {
 		el_fail("exec: arm", "POKEUSER: %s", strerror(errno));
-		abandon(pid);
+		pt_abandon(pid);
 		return;
 	}
 	st = cont(pid, 0);
@@ -315,21 +274,21 @@ static int child_kernel(void)
 
 static void group_kernel(void)
 {
-	pid_t pid = traced_child("kernel: child", child_kernel);
+	pid_t pid = pt_child("kernel: child", child_kernel);
 	int st;
 
 	if (pid < 0)
 		return;
 	if (poke_dr(pid, 0, (unsigned long)&hw_word) || poke_dr(pid, 7, DR7_W8)) {
 		el_fail("kernel: arm", "POKEUSER: %s", strerror(errno));
-		abandon(pid);
+		pt_abandon(pid);
 		return;
 	}
 	st = cont(pid, 0);
 	if (expect_hw_stop("kernel: armed (a user write stops)", pid, st, hw_write_after,
 			   hw_write_after, DR6_IDLE | 1) <= 0) {
 		if (!WIFEXITED(st))
-			abandon(pid);
+			pt_abandon(pid);
 		return;
 	}
 	poke_dr(pid, 6, DR6_IDLE);
@@ -342,7 +301,7 @@ static void group_kernel(void)
 			  "DR6 %#lx", peek(pid, DR_OFF(6)));
 	if (!WIFSTOPPED(st)) {
 		if (!WIFEXITED(st) && !WIFSIGNALED(st))
-			abandon(pid);
+			pt_abandon(pid);
 		return;
 	}
 	st = cont(pid, 0);
@@ -357,7 +316,7 @@ static int child_fork(void)
 		hw_write_word(1);
 		_exit(0);
 	}
-	if (c < 0 || wait_for(c) != 0)
+	if (c < 0 || pt_wait(c) != 0)
 		return 5; /* a SIGTRAP would have killed it */
 	hw_write_word(2);
 	return 0;
@@ -365,14 +324,14 @@ static int child_fork(void)
 
 static void group_fork(void)
 {
-	pid_t pid = traced_child("fork: child", child_fork);
+	pid_t pid = pt_child("fork: child", child_fork);
 	int st;
 
 	if (pid < 0)
 		return;
 	if (poke_dr(pid, 0, (unsigned long)&hw_word) || poke_dr(pid, 7, DR7_W8)) {
 		el_fail("fork: arm", "POKEUSER: %s", strerror(errno));
-		abandon(pid);
+		pt_abandon(pid);
 		return;
 	}
 	st = cont_past_sigchld(pid);
@@ -393,7 +352,7 @@ static int child_execve(void)
 
 static void group_execve(void)
 {
-	pid_t pid = traced_child("execve: child", child_execve);
+	pid_t pid = pt_child("execve: child", child_execve);
 	int st;
 
 	if (pid < 0)
@@ -401,7 +360,7 @@ static void group_execve(void)
 	if (poke_dr(pid, 0, (unsigned long)&hw_word) || poke_dr(pid, 7, DR7_W8) ||
 	    poke_dr(pid, 6, DR6_IDLE | 1)) {
 		el_fail("execve: arm", "POKEUSER: %s", strerror(errno));
-		abandon(pid);
+		pt_abandon(pid);
 		return;
 	}
 	/* A tracee without PTRACE_O_TRACEEXEC stops with SIGTRAP after the exec. */
@@ -514,16 +473,16 @@ static void group_movss(void)
 	}
 	memset(s, 0, 4096);
 	lg = s;
-	pid = traced_child("movss: child", child_movss);
+	pid = pt_child("movss: child", child_movss);
 	if (pid < 0)
 		return;
 	if (poke_dr(pid, 0, (unsigned long)&hw_ss_sel) || poke_dr(pid, 7, DR7_RW2) ||
 	    ptrace(PTRACE_DETACH, pid, NULL, NULL)) {
 		el_fail("movss: arm and detach", "%s", strerror(errno));
-		abandon(pid);
+		pt_abandon(pid);
 		return;
 	}
-	st = wait_for(pid);
+	st = pt_wait(pid);
 	if (!el_expect("movss: child ends", WIFEXITED(st) && WEXITSTATUS(st) == 0 && s->done,
 		       "wait status %#x, done %d", st, s->done))
 		return;
