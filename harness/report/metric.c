@@ -245,3 +245,14 @@ const char *metric_status_text(enum metric_status s)
 
 	return text[s];
 }
+
+bool metric_traced(const struct metric *m)
+{
+	const struct metric_term *t[2] = {&m->num, &m->den};
+
+	for (unsigned i = 0; i < 2; i++)
+		if (t[i]->base != MB_ITERATIONS && t[i]->base != MB_TRACE_USER &&
+		    t[i]->base != MB_TRACE_KERNEL)
+			return false;
+	return true;
+}

@@ -54,6 +54,12 @@ enum metric_kind {
 enum metric_kind metric_kind(const struct metric *m);
 /* An event count (syscalls, page_faults, interrupts, exits) per iteration or per run. */
 bool metric_is_event_count(const struct metric *m);
+/*
+ * Whether a trace (`entrylab trace`, QEMU TCG) measures m exactly: only
+ * instruction counts and iterations.  Times there come from TCG's virtual
+ * TSC and PMU events do not exist, so a trace report shows neither.
+ */
+bool metric_traced(const struct metric *m);
 /* The run's total (MK_PER_ITER: the numerator) or per-iteration value (MK_TOTAL). */
 enum metric_status metric_eval_other(const struct metric *m, struct json_object *rec,
 				     double *out);

@@ -126,13 +126,14 @@ static unsigned headline_of(const struct report *r, const struct report_meta *me
 							       sizeof(err))
 				       : -1;
 	unsigned k = 0;
-	bool runs = false;
+	bool runs = false, traces = report_all_traces(r);
 
 	for (unsigned g = 0; g < r->n; g++)
 		runs = runs || json_object_array_length(r->g[g].runs);
 	/* Without a single run, the table keeps its columns and says why it is empty. */
 	for (int i = 0; i < n; i++)
-		if (!runs || !never_measured(r, &all[i].m))
+		/* a trace report: only what a trace counts exactly (metric_traced) */
+		if ((!runs || !never_measured(r, &all[i].m)) && (!traces || metric_traced(&all[i].m)))
 			h[k++] = all[i];
 	for (unsigned i = 0; i < r->nm && !k; i++) {
 		if (never_measured(r, &r->m[i]))

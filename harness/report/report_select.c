@@ -47,11 +47,6 @@ void report_experiment_columns(struct report *r, const char *const *metrics, uns
 	}
 }
 
-static bool trace_term(const struct metric_term *t)
-{
-	return t->base == MB_ITERATIONS || t->base == MB_TRACE_USER || t->base == MB_TRACE_KERNEL;
-}
-
 void report_trace_columns(struct report *r, const char *const *metrics, unsigned n,
 			  char *dropped, size_t len)
 {
@@ -69,7 +64,7 @@ void report_trace_columns(struct report *r, const char *const *metrics, unsigned
 			continue;
 		for (unsigned k = 0; k < r->nm; k++)
 			have = have || !strcmp(r->m[k].label, mt.label);
-		if (trace_term(&mt.num) && trace_term(&mt.den)) {
+		if (metric_traced(&mt)) {
 			if (!have)
 				report_metric(r, metrics[i], NULL, 0, err, sizeof(err));
 		} else if (o < len) {
