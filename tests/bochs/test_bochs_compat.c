@@ -18,22 +18,6 @@
 
 #define COMPATCHECK EL_BINARY_DIR "/guest/compatcheck"
 
-static int on_path(const char *exe)
-{
-	char buf[512];
-	const char *path = getenv("PATH");
-
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, exe);
-		if (n && access(buf, X_OK) == 0)
-			return 1;
-		p += n + (p[n] == ':');
-	}
-	return 0;
-}
-
 static void sysenter_run(const char *append)
 {
 	const char *out = tmp_output("bochs-compat.jsonl");
@@ -44,7 +28,7 @@ static void sysenter_run(const char *append)
 	struct json_object *rec;
 	const char *console;
 
-	if (!on_path("bochs") || !on_path("grub-mkrescue"))
+	if (!in_path("bochs") || !in_path("grub-mkrescue"))
 		cr_skip_test("bochs or grub-mkrescue is not installed (harness/bootstrap.sh)");
 	cr_assert(access(COMPATCHECK, X_OK) == 0, "%s is not built", COMPATCHECK);
 	proc_run(&p, argv);
