@@ -17,18 +17,6 @@
 #include "report_save.h"
 #include "status.h"
 
-static const char *str_at(struct json_object *o, const char *a, const char *b)
-{
-	struct json_object *v;
-
-	if (b && (!json_object_object_get_ex(o, a, &o) || !o))
-		return NULL;
-	return json_object_object_get_ex(o, b ? b : a, &v) && json_object_is_type(v,
-										      json_type_string)
-		       ? json_object_get_string(v)
-		       : NULL;
-}
-
 static int int_at(struct json_object *o, const char *a, const char *b, int dflt)
 {
 	struct json_object *v;
@@ -44,9 +32,9 @@ static const char *refusal(const struct matrix *m, const struct fleet *f, unsign
 			   struct json_object *rec, char *buf, size_t len)
 {
 	const struct fleet_task *ft = &f->t[t];
-	const char *v = str_at(rec, "version", NULL), *id = str_at(rec, "experiment", "id");
-	const char *var = str_at(rec, "experiment", "variant");
-	const char *cls = str_at(rec, "fleet", "class");
+	const char *v = report_str_at(rec, "version"), *id = report_str_at(rec, "experiment.id");
+	const char *var = report_str_at(rec, "experiment.variant");
+	const char *cls = report_str_at(rec, "fleet.class");
 	int run = int_at(rec, "experiment", "run", 0);
 
 	if (!json_object_is_type(rec, json_type_object))
@@ -56,8 +44,8 @@ static const char *refusal(const struct matrix *m, const struct fleet *f, unsign
 			 "that entrylab", v ? v : "(no version)", f->version);
 		return buf;
 	}
-	if (!id || strcmp(id, m->id) || !str_at(rec, "experiment", "name") ||
-	    strcmp(str_at(rec, "experiment", "name"), m->exp.name))
+	if (!id || strcmp(id, m->id) || !report_str_at(rec, "experiment.name") ||
+	    strcmp(report_str_at(rec, "experiment.name"), m->exp.name))
 		return "a record of another matrix or fleet (experiment.name or id differ)";
 	if (int_at(rec, "fleet", "task", -1) != (int)t || !cls ||
 	    strcmp(cls, f->c[ft->cls].name) || !var ||
@@ -69,7 +57,7 @@ static const char *refusal(const struct matrix *m, const struct fleet *f, unsign
 
 static enum fleet_state state_of(struct json_object *rec, char *why, size_t len)
 {
-	const char *st = str_at(rec, "status", NULL), *detail = str_at(rec, "detail", NULL);
+	const char *st = report_str_at(rec, "status"), *detail = report_str_at(rec, "detail");
 
 	if (st && !strcmp(st, EL_STATUS_OK))
 		return FT_OK;

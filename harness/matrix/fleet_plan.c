@@ -164,15 +164,6 @@ struct json_object *fleet_json(const struct fleet *f, const struct matrix *m)
 	return o;
 }
 
-static const char *str_of(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
-		       ? json_object_get_string(v)
-		       : NULL;
-}
-
 static int bad(const char *dir, const char *what)
 {
 	fprintf(stderr, "entrylab matrix: %s/%s: %s; it is not a fleet plan this entrylab wrote: "
@@ -197,10 +188,10 @@ int fleet_from_json(struct json_object *plan, const char *dir, const struct matr
 										   json_type_object))
 		return bad(dir, "has no \"fleet\" object (a plain matrix plan: `entrylab matrix "
 				"--resume DIR` continues it)");
-	if (!str_of(o, "engine") || fleet_engine_parse(str_of(o, "engine"), &f->engine) ||
-	    copy_str(f->version, sizeof(f->version), str_of(o, "version")) ||
-	    copy_str(f->origin, sizeof(f->origin), str_of(o, "origin")) ||
-	    copy_str(f->entrylab, sizeof(f->entrylab), str_of(o, "entrylab")) ||
+	if (!report_str_at(o, "engine") || fleet_engine_parse(report_str_at(o, "engine"), &f->engine) ||
+	    copy_str(f->version, sizeof(f->version), report_str_at(o, "version")) ||
+	    copy_str(f->origin, sizeof(f->origin), report_str_at(o, "origin")) ||
+	    copy_str(f->entrylab, sizeof(f->entrylab), report_str_at(o, "entrylab")) ||
 	    copy_str(f->dir, sizeof(f->dir), dir) ||
 	    !json_object_object_get_ex(o, "classes", &cls) ||
 	    !json_object_is_type(cls, json_type_array) ||
@@ -217,9 +208,9 @@ int fleet_from_json(struct json_object *plan, const char *dir, const struct matr
 		struct json_object *k = json_object_array_get_idx(cls, c), *v;
 		struct fleet_class *fc = &f->c[c];
 
-		if (copy_str(fc->name, sizeof(fc->name), str_of(k, "name")) ||
-		    copy_str(fc->constraint, sizeof(fc->constraint), str_of(k, "constraint")) ||
-		    copy_str(fc->expect, sizeof(fc->expect), str_of(k, "expect")) ||
+		if (copy_str(fc->name, sizeof(fc->name), report_str_at(k, "name")) ||
+		    copy_str(fc->constraint, sizeof(fc->constraint), report_str_at(k, "constraint")) ||
+		    copy_str(fc->expect, sizeof(fc->expect), report_str_at(k, "expect")) ||
 		    !json_object_object_get_ex(k, "first", &v) ||
 		    (fc->first = (unsigned)json_object_get_int(v), false) ||
 		    !json_object_object_get_ex(k, "tasks", &v) ||
@@ -235,7 +226,7 @@ int fleet_from_json(struct json_object *plan, const char *dir, const struct matr
 	f->nt = (unsigned)nt;
 	for (size_t t = 0; t < nt; t++) {
 		struct json_object *k = json_object_array_get_idx(tasks, t), *v;
-		const char *cname = str_of(k, "class"), *vname = str_of(k, "variant");
+		const char *cname = report_str_at(k, "class"), *vname = report_str_at(k, "variant");
 		struct fleet_task *ft = &f->t[t];
 		int run;
 
@@ -269,6 +260,6 @@ const char *fleet_origin(const struct matrix_saved *s)
 {
 	struct json_object *o;
 
-	return s->obj && json_object_object_get_ex(s->obj, "fleet", &o) ? str_of(o, "origin")
+	return s->obj && json_object_object_get_ex(s->obj, "fleet", &o) ? report_str_at(o, "origin")
 									 : NULL;
 }
